@@ -1,0 +1,56 @@
+//! Sparse Jacobian rows: the map from generalized velocities to one contact velocity.
+
+use nalgebra::DVector;
+
+/// One row J_i of a contact Jacobian, stored as (generalized-velocity index, coefficient).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JacobianRow {
+    /// Non-zero entries; an index may appear once per body block.
+    pub entries: Vec<(usize, f64)>,
+}
+
+impl JacobianRow {
+    /// Jᵢ · v.
+    pub fn dot(&self, v: &DVector<f64>) -> f64 {
+        self.entries.iter().map(|&(j, a)| a * v[j]).sum()
+    }
+
+    /// Jᵢ · u for a plain slice.
+    pub fn dot_slice(&self, u: &[f64]) -> f64 {
+        self.entries.iter().map(|&(j, a)| a * u[j]).sum()
+    }
+
+    /// Jᵢ · Jⱼᵀ-style product of two sparse rows (Σ over shared indices).
+    pub fn dot_row(&self, other: &JacobianRow) -> f64 {
+        let mut s = 0.0;
+        for &(i, a) in &self.entries {
+            for &(j, b) in &other.entries {
+                if i == j {
+                    s += a * b;
+                }
+            }
+        }
+        s
+    }
+
+    /// v += s · Jᵢᵀ.
+    pub fn add_transpose_to(&self, s: f64, v: &mut DVector<f64>) {
+        for &(j, a) in &self.entries {
+            v[j] += s * a;
+        }
+    }
+
+    /// u += s · Jᵢᵀ for a plain slice.
+    pub fn add_transpose_to_slice(&self, s: f64, u: &mut [f64]) {
+        for &(j, a) in &self.entries {
+            u[j] += s * a;
+        }
+    }
+
+    /// Appends a planar body's block [a_x, a_y, a_θ] at `offset`.
+    pub fn push_planar(&mut self, offset: usize, linear: glam::DVec2, angular: f64) {
+        self.entries.push((offset, linear.x));
+        self.entries.push((offset + 1, linear.y));
+        self.entries.push((offset + 2, angular));
+    }
+}

@@ -1,0 +1,41 @@
+//! Contact material: friction, restitution and the penalty law's stiffness and damping.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{check_non_negative, check_positive, check_range, Result};
+
+/// Material parameters of a contact (scene-wide in this version).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ContactMaterial {
+    /// Coulomb friction coefficient μ (dimensionless, ≥ 0).
+    pub friction: f64,
+    /// Newton's coefficient of restitution e ∈ [0, 1]: ḋ⁺ = −e ḋ⁻.
+    pub restitution: f64,
+    /// Penalty stiffness k, N/m (penalty steppers only).
+    pub stiffness: f64,
+    /// Penalty damping c, N·s/m (penalty steppers only).
+    pub damping: f64,
+}
+
+impl Default for ContactMaterial {
+    fn default() -> Self {
+        Self {
+            friction: 0.0,
+            restitution: 0.0,
+            stiffness: 1e5,
+            damping: 0.0,
+        }
+    }
+}
+
+impl ContactMaterial {
+    /// Checks every field; the error names it (prefixed by `path`) and the allowed range.
+    pub fn validate(&self, path: &str) -> Result<()> {
+        check_non_negative(&format!("{path}.friction"), self.friction)?;
+        check_range(&format!("{path}.restitution"), self.restitution, 0.0, 1.0)?;
+        check_positive(&format!("{path}.stiffness"), self.stiffness)?;
+        check_non_negative(&format!("{path}.damping"), self.damping)?;
+        Ok(())
+    }
+}

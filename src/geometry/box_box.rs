@@ -1,0 +1,84 @@
+//! Point features (corners, feet) or a disk against the faces of a box: corner-against-face contact.
+
+use glam::DVec2;
+
+use super::{ContactGeometry, GapKinematics};
+use crate::model::Pose;
+
+/// The face of box B that a point in B's frame is nearest to leaving through: (outward
+/// normal in B's frame, signed distance to that face, coordinate along the face, face half
+/// length). The face is the one with the largest signed distance, i.e. the least
+/// penetration for a point inside; a point outside that is not beside the face returns None.
+fn nearest_face(p: DVec2, h: DVec2, margin: f64) -> Option<(u32, DVec2, f64)> {
+    let faces = [
+        (0u32, DVec2::Y, p.y - h.y, p.x, h.x),
+        (1, -DVec2::Y, -p.y - h.y, p.x, h.x),
+        (2, DVec2::X, p.x - h.x, p.y, h.y),
+        (3, -DVec2::X, -p.x - h.x, p.y, h.y),
+    ];
+    let (face, n, s, along, half) = faces
+        .into_iter()
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+        .expect("four faces");
+    (along.abs() <= half + margin).then_some((face, n, s))
+}
+
+/// Contacts of the body-fixed `points` of a body at `pose` with the faces of box B.
+pub fn points_on_box(
+    pose: Pose,
+    points: &[DVec2],
+    b: Pose,
+    half_extents: DVec2,
+    margin: f64,
+) -> Vec<ContactGeometry> {
+    points
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &r)| {
+            let arm = pose.rotate(r);
+            let c = pose.position + arm;
+            let lever = c - b.position;
+            let (face, n_local, gap) =
+                nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
+            (gap <= margin).then(|| {
+                let n = b.rotate(n_local);
+                ContactGeometry {
+                    feature: i as u32 * 4 + face,
+                    gap,
+                    normal: n,
+                    point_a: c,
+                    point_b: c - gap * n,
+                    kinematics: GapKinematics::PointOnSurface { arm, lever },
+                }
+            })
+        })
+        .collect()
+}
+
+/// Contact of a disk (`radius`, `pose`) with the nearest face of box B (not its corners).
+pub fn disk_on_box(
+    radius: f64,
+    pose: Pose,
+    b: Pose,
+    half_extents: DVec2,
+    margin: f64,
+) -> Option<ContactGeometry> {
+    let lever = pose.position - b.position;
+    let (face, n_local, s) = nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
+    let gap = s - radius;
+    (gap <= margin).then(|| {
+        let n = b.rotate(n_local);
+        let point_a = pose.position - radius * n;
+        ContactGeometry {
+            feature: face,
+            gap,
+            normal: n,
+            point_a,
+            point_b: point_a - gap * n,
+            kinematics: GapKinematics::PointOnSurface {
+                arm: DVec2::ZERO,
+                lever,
+            },
+        }
+    })
+}

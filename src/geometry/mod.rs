@@ -1,0 +1,195 @@
+//! Shapes and contact detection: for each pair of shapes, the signed gaps, normals and points.
+//!
+//! Convention for every contact: body A offers a *point feature* (a box corner, a foot, a disk
+//! centre), body B offers a *surface* (a half-plane, a box face, a disk rim). The normal n is
+//! a unit vector from B towards A and the gap d is positive when the two are apart. The
+//! [`GapKinematics`] tag records how d depends on the poses so that the contact module can
+//! write the Jacobian rows and the velocity-product term J̇v exactly.
+//!
+//! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
+//! [`disk_disk`], [`box_box`] (corner against face, both ways; also a disk or a foot against a
+//! box face).
+
+pub mod box_box;
+pub mod box_plane;
+pub mod disk_disk;
+pub mod disk_plane;
+
+use glam::DVec2;
+
+use crate::model::Pose;
+
+/// A collision shape in its body's frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// The solid half-plane y ≤ 0 of the body frame (a floor; rotate the body for an incline).
+    HalfPlane,
+    /// A rectangle centred on the body origin, half extents in m.
+    Box {
+        /// Half width (x) and half height (y), m.
+        half_extents: DVec2,
+    },
+    /// A disk centred on the body origin.
+    Disk {
+        /// Radius, m.
+        radius: f64,
+    },
+}
+
+impl Shape {
+    /// Radius of a circle about the body origin that contains the shape (∞ for a half-plane).
+    pub fn bounding_radius(&self) -> f64 {
+        match self {
+            Shape::HalfPlane => f64::INFINITY,
+            Shape::Box { half_extents } => half_extents.length(),
+            Shape::Disk { radius } => *radius,
+        }
+    }
+
+    /// Name used in scene files.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Shape::HalfPlane => "half_plane",
+            Shape::Box { .. } => "box",
+            Shape::Disk { .. } => "disk",
+        }
+    }
+}
+
+/// How the gap depends on the two poses (what the contact module needs for J and J̇v).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GapKinematics {
+    /// d = n_B · (c_A − x_B) − const with n_B fixed in B: a material point c_A of A against a
+    /// straight surface of B. `arm` = c_A − x_A, `lever` = c_A − x_B (world axes).
+    PointOnSurface {
+        /// Offset of A's feature point from A's origin, m.
+        arm: DVec2,
+        /// Offset of A's feature point from B's origin, m.
+        lever: DVec2,
+    },
+    /// d = |x_A − x_B| − R_A − R_B (two disks); `separation` = x_A − x_B.
+    CentreDistance {
+        /// x_A − x_B, m.
+        separation: DVec2,
+    },
+}
+
+/// One candidate contact between a point feature of A and a surface of B.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactGeometry {
+    /// Feature number, unique within the pair and stable from step to step.
+    pub feature: u32,
+    /// Signed gap, m (positive = apart).
+    pub gap: f64,
+    /// Unit normal from B towards A.
+    pub normal: DVec2,
+    /// World point on A's surface closest to B.
+    pub point_a: DVec2,
+    /// World point on B's surface closest to A.
+    pub point_b: DVec2,
+    /// How the gap depends on the poses.
+    pub kinematics: GapKinematics,
+}
+
+/// What one body presents to the detector: shape, pose and optional feet.
+#[derive(Debug, Clone, Copy)]
+pub struct Collider<'a> {
+    /// The shape.
+    pub shape: &'a Shape,
+    /// Its pose.
+    pub pose: Pose,
+    /// Body-fixed contact points that replace corners as the body's point features.
+    pub feet: &'a [DVec2],
+}
+
+impl Collider<'_> {
+    /// Body-fixed point features: the feet if given, else a box's four corners.
+    pub(crate) fn point_features(&self) -> Vec<DVec2> {
+        if !self.feet.is_empty() {
+            return self.feet.to_vec();
+        }
+        match self.shape {
+            Shape::Box { half_extents: h } => vec![
+                DVec2::new(-h.x, -h.y),
+                DVec2::new(h.x, -h.y),
+                DVec2::new(h.x, h.y),
+                DVec2::new(-h.x, h.y),
+            ],
+            _ => vec![],
+        }
+    }
+}
+
+/// Which of the pair plays A (point side) in a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The first collider of the pair is A.
+    First,
+    /// The second collider of the pair is A.
+    Second,
+}
+
+/// Feature numbers of contacts whose point body is the second of the pair start here.
+pub const SECOND_SIDE_FEATURES: u32 = 1000;
+
+/// Every candidate contact of the pair with gap ≤ `margin`, tagged with which side is A.
+///
+/// Feature numbers are offset by side (second-as-A features start at 1000) so they stay
+/// unique within the pair.
+pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, ContactGeometry)> {
+    let mut out = Vec::new();
+    let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
+    if reach.is_finite() && (a.pose.position - b.pose.position).length() > reach + margin {
+        return out;
+    }
+    for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
+        let offset = if side == Side::First { 0 } else { SECOND_SIDE_FEATURES };
+        for mut g in detect_directed(p, s, margin, side == Side::First) {
+            g.feature += offset;
+            out.push((side, g));
+        }
+    }
+    out
+}
+
+/// Contacts of A's point features (or A's disk) against B's surface.
+fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<ContactGeometry> {
+    let points = a.point_features();
+    let disk_radius = match a.shape {
+        Shape::Disk { radius } => Some(*radius),
+        _ => None,
+    };
+    match b.shape {
+        Shape::HalfPlane => {
+            if !points.is_empty() {
+                box_plane::points_on_plane(a.pose, &points, b.pose, margin)
+            } else if let Some(r) = disk_radius {
+                disk_plane::disk_on_plane(r, a.pose, b.pose, margin)
+                    .into_iter()
+                    .collect()
+            } else {
+                vec![]
+            }
+        }
+        Shape::Box { half_extents } => {
+            if !points.is_empty() {
+                box_box::points_on_box(a.pose, &points, b.pose, *half_extents, margin)
+            } else if let Some(r) = disk_radius {
+                box_box::disk_on_box(r, a.pose, b.pose, *half_extents, margin)
+                    .into_iter()
+                    .collect()
+            } else {
+                vec![]
+            }
+        }
+        Shape::Disk { radius: rb } => match disk_radius {
+            // A disk pair is symmetric: report it once, from the first collider's side.
+            Some(ra) if points.is_empty() && first => {
+                disk_disk::disk_on_disk(ra, a.pose, *rb, b.pose, margin)
+                    .into_iter()
+                    .collect()
+            }
+            _ => vec![],
+        },
+    }
+}

@@ -1,0 +1,387 @@
+//! Acceleration-level contact LCP with impact events: the teaching stepper (seed 001).
+//!
+//! Smooth phase. On the *active* contacts (closed, ḋ = 0) the reactions solve
+//!
+//! ```text
+//!     M v̇ = f + J_Nᵀ N,    d̈ = J_N v̇ + J̇_N v = W N + b,
+//!     W = J_N M⁻¹ J_Nᵀ,    b = J_N M⁻¹ f + J̇_N v  (+ 2α ḋ + β² d with Baumgarte),
+//!     0 ≤ N ⟂ W N + b ≥ 0.
+//! ```
+//!
+//! A contact whose LCP answer is N = 0 with d̈ > 0 leaves the active set (lift-off). The
+//! acceleration a = M⁻¹(f + J_Nᵀ N) is held over the step: v ← v + s a, q ← q ⊕ s(v + ½ s a),
+//! which is exact for free flight under constant forces. Nothing here keeps d = 0 or ḋ = 0:
+//! the path of a moving contact point is curved, so d and ḋ drift unless the optional
+//! Baumgarte terms feed them back.
+//!
+//! Events. When an inactive contact's gap would become negative inside the step, the
+//! crossing time is located by bisection and the step is split there.
+//!
+//! Impacts. At an event (a closed contact with ḋ⁻ < 0) the velocity jumps: with the impulse
+//! P over the closed contacts,
+//!
+//! ```text
+//!     v⁺ = v⁻ + M⁻¹ J_Nᵀ P,    0 ≤ P ⟂ J_N v⁺ + e ḋ⁻ ≥ 0   (Newton's law, ḋ⁻ < 0 only),
+//! ```
+//!
+//! an LCP with the same W, solved for all simultaneous impacts at once. Impacts slower than
+//! `rest_velocity` are treated as plastic (e = 0): this ends the infinite sequence of ever
+//! shorter bounces (the Zeno accumulation of a bouncing ball) at a time within
+//! 2·rest_velocity/(g(1−e)) of the exact accumulation point.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nalgebra::DVector;
+
+use super::{
+    ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper,
+    lcp_converged,
+};
+use crate::contact::{Contact, ContactKey, Delassus, detect_contacts};
+use crate::error::{Error, Result};
+use crate::lcp::{self, Lcp, LcpSolverKind, LcpStatus, PgsOptions};
+use crate::model::System;
+
+/// Settings of the acceleration-level stepper.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccelerationSettings {
+    /// LCP solver for reactions and impulses.
+    pub solver: LcpSolverKind,
+    /// PGS cap and tolerance (when `solver` is PGS).
+    pub pgs: PgsOptions,
+    /// Baumgarte feedback (α, β) in 1/s: the LCP enforces d̈ + 2αḋ + β²d ≥ 0. None = off.
+    pub baumgarte: Option<(f64, f64)>,
+    /// Impacts slower than this are plastic, m/s.
+    pub rest_velocity: f64,
+    /// A contact with |d| ≤ this counts as closed, m.
+    pub gap_tolerance: f64,
+    /// Most events located in one step; later closures in the same step are not split.
+    pub max_events: usize,
+}
+
+impl Default for AccelerationSettings {
+    fn default() -> Self {
+        Self {
+            solver: LcpSolverKind::Lemke,
+            pgs: PgsOptions::default(),
+            baumgarte: None,
+            rest_velocity: 1e-4,
+            gap_tolerance: 1e-9,
+            max_events: 200,
+        }
+    }
+}
+
+/// The acceleration-level stepper; it remembers which contacts are active.
+pub struct AccelerationStepper {
+    settings: AccelerationSettings,
+    active: BTreeSet<ContactKey>,
+}
+
+/// Force and impulse accumulated per contact over one step.
+#[derive(Default, Clone, Copy)]
+struct Accumulated {
+    force_time: f64,
+    impulse: f64,
+    impact: bool,
+}
+
+impl AccelerationStepper {
+    /// A stepper with the given settings and no active contacts yet.
+    pub fn new(settings: AccelerationSettings) -> Self {
+        Self {
+            settings,
+            active: BTreeSet::new(),
+        }
+    }
+
+    fn solve(&self, lcp: &Lcp) -> lcp::LcpSolution {
+        lcp::solve(lcp, self.settings.solver, &self.settings.pgs)
+    }
+
+    /// Activates closed contacts at rest; drops keys that are no longer detected.
+    fn refresh_active(&mut self, contacts: &[Contact], v: &DVector<f64>) {
+        let present: BTreeSet<ContactKey> = contacts.iter().map(|c| c.key).collect();
+        self.active.retain(|k| present.contains(k));
+        let tol = self.settings.gap_tolerance;
+        let vtol = self.settings.rest_velocity;
+        for c in contacts {
+            // Closed (or overlapping, e.g. after drift) and not moving apart: active.
+            if c.gap() <= tol && c.gap_rate(v).abs() <= vtol {
+                self.active.insert(c.key);
+            }
+        }
+    }
+
+    /// Newton impact over closed contacts if any of them approaches; returns the impulses.
+    fn resolve_impacts(
+        &mut self,
+        system: &mut System,
+        contacts: &[Contact],
+        restitution: f64,
+        report: &mut StepReport,
+        acc: &mut BTreeMap<ContactKey, Accumulated>,
+    ) -> Result<()> {
+        let tol = self.settings.gap_tolerance;
+        let closed: Vec<&Contact> = contacts
+            .iter()
+            .filter(|c| c.gap() <= tol || self.active.contains(&c.key))
+            .collect();
+        // An impact: a closed contact approaching faster than rest_velocity, or one that just
+        // closed (not active yet) approaching at any speed.
+        let approaching = closed.iter().any(|c| {
+            let u = c.gap_rate(&system.v);
+            u < -self.settings.rest_velocity || (!self.active.contains(&c.key) && u < -1e-12)
+        });
+        if !approaching {
+            return Ok(());
+        }
+        let rows: Vec<_> = closed.iter().map(|c| c.normal_row.clone()).collect();
+        let delassus = Delassus::new(system.mass(), rows);
+        let pre: Vec<f64> = closed.iter().map(|c| c.gap_rate(&system.v)).collect();
+        let q = DVector::from_iterator(
+            pre.len(),
+            pre.iter().map(|&u| {
+                let e = if -u > self.settings.rest_velocity { restitution } else { 0.0 };
+                u + e * u.min(0.0)
+            }),
+        );
+        let sol = self.solve(&Lcp::new(delassus.dense(), q)?);
+        check_solution(&sol, "impact")?;
+        report.iterations += sol.iterations;
+        report.residual = report.residual.max(sol.residual);
+        report.converged &= lcp_converged(sol.status);
+        for (i, c) in closed.iter().enumerate() {
+            let p = sol.z[i];
+            if p > 0.0 {
+                let mut dv = DVector::zeros(system.dofs());
+                delassus.inverse_mass_rows()[i].add_transpose_to(p, &mut dv);
+                system.v += dv;
+                let a = acc.entry(c.key).or_default();
+                a.impulse += p;
+                a.impact = true;
+            }
+        }
+        // After the jump: contacts that now rest are active, those that rebound are not.
+        for c in &closed {
+            let u = c.gap_rate(&system.v);
+            if u.abs() <= self.settings.rest_velocity {
+                self.active.insert(c.key);
+            } else if u > 0.0 {
+                self.active.remove(&c.key);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reactions on the active contacts and the resulting generalized acceleration.
+    fn smooth_acceleration(
+        &mut self,
+        system: &System,
+        contacts: &[Contact],
+        report: &mut StepReport,
+    ) -> Result<(DVector<f64>, Vec<(ContactKey, f64)>)> {
+        let f = system.generalized_forces(&system.q, &system.v, system.t);
+        let free = system.mass().apply_inverse(&f);
+        let active: Vec<&Contact> = contacts
+            .iter()
+            .filter(|c| self.active.contains(&c.key))
+            .collect();
+        if active.is_empty() {
+            return Ok((free, vec![]));
+        }
+        let rows: Vec<_> = active.iter().map(|c| c.normal_row.clone()).collect();
+        let delassus = Delassus::new(system.mass(), rows);
+        let b = DVector::from_iterator(
+            active.len(),
+            active.iter().map(|c| {
+                let mut bi = c.normal_row.dot(&free) + c.normal_velocity_product(system, &system.v);
+                if let Some((alpha, beta)) = self.settings.baumgarte {
+                    bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap();
+                }
+                bi
+            }),
+        );
+        let lcp = Lcp::new(delassus.dense(), b)?;
+        let sol = self.solve(&lcp);
+        check_solution(&sol, "acceleration")?;
+        report.iterations += sol.iterations;
+        report.residual = report.residual.max(sol.residual);
+        report.converged &= lcp_converged(sol.status);
+        let mut a = free;
+        let mut forces = Vec::with_capacity(active.len());
+        for (i, c) in active.iter().enumerate() {
+            let n = sol.z[i];
+            delassus.inverse_mass_rows()[i].add_transpose_to(n, &mut a);
+            forces.push((c.key, n));
+            if n <= FORCE_TOLERANCE && sol.w[i] > 1e-12 * (1.0 + lcp.q.amax()) {
+                self.active.remove(&c.key); // lift-off: unloaded and accelerating apart
+            }
+        }
+        Ok((a, forces))
+    }
+
+    /// Earliest time in (0, s] at which an inactive contact's gap becomes negative, if any.
+    fn locate_event(
+        &self,
+        system: &System,
+        a: &DVector<f64>,
+        s: f64,
+        margin: f64,
+        overlapping: &BTreeSet<ContactKey>,
+    ) -> Option<f64> {
+        let closes = |tau: f64| -> bool {
+            let (q, _) = advance(system, a, tau);
+            detect_contacts(system, &q, margin).iter().any(|c| {
+                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap() < 0.0
+            })
+        };
+        if !closes(s) {
+            return None;
+        }
+        let (mut lo, mut hi) = (0.0, s);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if closes(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+            if hi - lo <= 1e-15 * (1.0 + system.t.abs()) {
+                break;
+            }
+        }
+        Some(lo)
+    }
+}
+
+/// (q, v) after holding acceleration `a` for `tau` seconds.
+fn advance(system: &System, a: &DVector<f64>, tau: f64) -> (DVector<f64>, DVector<f64>) {
+    let mid_velocity = &system.v + a * (0.5 * tau);
+    let q = system.integrate_positions(&system.q, &mid_velocity, tau);
+    let v = &system.v + a * tau;
+    (q, v)
+}
+
+fn check_solution(sol: &lcp::LcpSolution, what: &str) -> Result<()> {
+    if sol.status == LcpStatus::NoSolution {
+        return Err(Error::Solver(format!(
+            "the {what} LCP has no solution (Lemke ended on a ray); the step was not taken"
+        )));
+    }
+    Ok(())
+}
+
+impl Stepper for AccelerationStepper {
+    fn name(&self) -> &'static str {
+        "acceleration"
+    }
+
+    fn reset(&mut self) {
+        self.active.clear();
+    }
+
+    fn step(
+        &mut self,
+        system: &mut System,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<StepReport> {
+        let saved = (system.q.clone(), system.v.clone(), system.t, self.active.clone());
+        let result = self.step_inner(system, settings, h);
+        if result.is_err() {
+            system.q = saved.0;
+            system.v = saved.1;
+            system.t = saved.2;
+            self.active = saved.3;
+        }
+        result
+    }
+}
+
+impl AccelerationStepper {
+    fn step_inner(
+        &mut self,
+        system: &mut System,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<StepReport> {
+        let mut report = StepReport {
+            converged: true,
+            ..Default::default()
+        };
+        let mut acc: BTreeMap<ContactKey, Accumulated> = BTreeMap::new();
+        let t_end = system.t + h;
+        let mut remaining = h;
+        loop {
+            let contacts = detect_contacts(system, &system.q, settings.margin);
+            self.resolve_impacts(
+                system,
+                &contacts,
+                settings.material.restitution,
+                &mut report,
+                &mut acc,
+            )?;
+            self.refresh_active(&contacts, &system.v);
+            let (a, forces) = self.smooth_acceleration(system, &contacts, &mut report)?;
+            // Contacts already overlapping at the start are not new events.
+            let overlapping: BTreeSet<ContactKey> = contacts
+                .iter()
+                .filter(|c| c.gap() <= 0.0)
+                .map(|c| c.key)
+                .collect();
+            let event = if report.events < self.settings.max_events {
+                self.locate_event(system, &a, remaining, settings.margin, &overlapping)
+            } else {
+                None
+            };
+            let s = event.unwrap_or(remaining);
+            for (key, n) in forces {
+                acc.entry(key).or_default().force_time += n * s;
+            }
+            let (q, v) = advance(system, &a, s);
+            system.q = q;
+            system.v = v;
+            if event.is_none() {
+                break;
+            }
+            report.events += 1;
+            remaining -= s;
+            system.t = t_end - remaining;
+            if remaining <= 1e-14 * h {
+                break;
+            }
+        }
+        system.t = t_end;
+        let contacts = detect_contacts(system, &system.q, settings.margin);
+        self.refresh_active(&contacts, &system.v);
+        report.contacts = contacts
+            .iter()
+            .map(|c| {
+                let a = acc.get(&c.key).copied().unwrap_or_default();
+                let normal = a.force_time / h;
+                let state = if a.impact {
+                    ContactState::Impact
+                } else if self.active.contains(&c.key) {
+                    if normal > FORCE_TOLERANCE {
+                        ContactState::Loaded
+                    } else {
+                        ContactState::Touching
+                    }
+                } else {
+                    ContactState::Open
+                };
+                ContactReport {
+                    key: c.key,
+                    gap: c.gap(),
+                    gap_rate: c.gap_rate(&system.v),
+                    normal,
+                    impulse: a.impulse + a.force_time,
+                    friction: 0.0,
+                    state,
+                }
+            })
+            .collect();
+        Ok(report)
+    }
+}

@@ -1,0 +1,172 @@
+//! Time steppers behind one trait, and what each step reports about its contacts.
+//!
+//! | name | file | what it enforces | what it approximates |
+//! |---|---|---|---|
+//! | `acceleration` | [`acceleration`] | 0 ≤ N ⟂ d̈ ≥ 0 on closed contacts, Newton impacts at located events | d and ḋ drift unless Baumgarte terms are on |
+//! | `moreau-jean` | [`moreau_jean`] | 0 ≤ P ⟂ ḋ⁺ + e ḋ⁻ ≥ 0 and planar Coulomb on contacts that close in the step | first-order in time; impact times within a step |
+//! | `penalty-explicit` | [`penalty`] | N = max(0, −k d − c ḋ), symplectic Euler | overlap d = −N/k; stable only for h < 2/ω_max |
+//! | `penalty-implicit` | [`penalty`] | the same law, linearised backward Euler | overlap; numerical damping |
+
+pub mod acceleration;
+pub mod moreau_jean;
+pub mod penalty;
+
+use serde::{Deserialize, Serialize};
+
+use crate::contact::{Contact, ContactKey, ContactMaterial};
+use crate::error::{Error, Result};
+use crate::lcp::LcpStatus;
+use crate::model::System;
+
+pub use acceleration::{AccelerationSettings, AccelerationStepper};
+pub use moreau_jean::{MoreauJeanSettings, MoreauJeanStepper};
+pub use penalty::{PenaltyScheme, PenaltyStepper};
+
+/// What a contact is doing at the end of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContactState {
+    /// Gap open, no force.
+    Open,
+    /// Closed (d = 0 within tolerance) but unloaded: N = 0.
+    Touching,
+    /// Closed and carrying a compressive force N > 0.
+    Loaded,
+    /// An impact impulse acted in this step.
+    Impact,
+}
+
+impl ContactState {
+    /// The label used in traces.
+    pub fn label(self) -> &'static str {
+        match self {
+            ContactState::Open => "open",
+            ContactState::Touching => "touching",
+            ContactState::Loaded => "loaded",
+            ContactState::Impact => "impact",
+        }
+    }
+
+    /// A small integer code for typed-array exports: open 0, touching 1, loaded 2, impact 3.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// One contact at the end of a step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContactReport {
+    /// Stable identity.
+    #[serde(skip)]
+    pub key: ContactKey,
+    /// Gap d at the end of the step, m.
+    pub gap: f64,
+    /// Gap rate ḋ at the end of the step, m/s.
+    pub gap_rate: f64,
+    /// Normal reaction N ≥ 0 averaged over the step (impulse / h for impulsive steppers), N.
+    pub normal: f64,
+    /// Normal impulse of the step (including impacts), N·s.
+    pub impulse: f64,
+    /// Tangential (friction) force along t = k×n averaged over the step, N.
+    pub friction: f64,
+    /// State label.
+    pub state: ContactState,
+}
+
+/// What one step did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StepReport {
+    /// Contacts within the margin at the end of the step, sorted by key.
+    pub contacts: Vec<ContactReport>,
+    /// Solver iterations (pivots, sweeps, Newton iterations) summed over the step.
+    pub iterations: usize,
+    /// Largest complementarity residual of the step's solves.
+    pub residual: f64,
+    /// False when an iterative solve hit its cap (the forces are then not trustworthy).
+    pub converged: bool,
+    /// Events (gap closures) located inside the step.
+    pub events: usize,
+}
+
+/// Scene-wide contact settings every stepper reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactSettings {
+    /// Contact material.
+    pub material: ContactMaterial,
+    /// Contacts with gap ≤ margin are detected (and reported as open if apart), m.
+    pub margin: f64,
+}
+
+/// A time stepper: advances the system by h and reports its contacts.
+pub trait Stepper: Send {
+    /// CLI name, e.g. `moreau-jean`.
+    fn name(&self) -> &'static str;
+    /// Advances `system` by `h` seconds. On error the system is left unchanged.
+    fn step(&mut self, system: &mut System, settings: &ContactSettings, h: f64)
+    -> Result<StepReport>;
+    /// Forgets warm starts and active sets (after a reset or a scene change).
+    fn reset(&mut self) {}
+    /// Energy stored in the contact law (penalty springs), J.
+    fn contact_energy(&self, _contacts: &[Contact], _settings: &ContactSettings) -> f64 {
+        0.0
+    }
+}
+
+/// The names accepted by [`StepperKind::parse`].
+pub const STEPPER_NAMES: [&str; 4] = [
+    "acceleration",
+    "moreau-jean",
+    "penalty-explicit",
+    "penalty-implicit",
+];
+
+/// Which stepper, with its settings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepperKind {
+    /// Acceleration-level LCP with impact events.
+    Acceleration(AccelerationSettings),
+    /// Velocity-level Moreau–Jean time stepping.
+    MoreauJean(MoreauJeanSettings),
+    /// Penalty contact with the given scheme.
+    Penalty(PenaltyScheme),
+}
+
+impl StepperKind {
+    /// The stepper called `name` with default settings.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "acceleration" => Ok(Self::Acceleration(AccelerationSettings::default())),
+            "moreau-jean" => Ok(Self::MoreauJean(MoreauJeanSettings::default())),
+            "penalty-explicit" => Ok(Self::Penalty(PenaltyScheme::Explicit)),
+            "penalty-implicit" => Ok(Self::Penalty(PenaltyScheme::Implicit)),
+            _ => Err(Error::unknown("stepper", name, &STEPPER_NAMES)),
+        }
+    }
+
+    /// The CLI name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Acceleration(_) => "acceleration",
+            Self::MoreauJean(_) => "moreau-jean",
+            Self::Penalty(PenaltyScheme::Explicit) => "penalty-explicit",
+            Self::Penalty(PenaltyScheme::Implicit) => "penalty-implicit",
+        }
+    }
+
+    /// A fresh stepper of this kind.
+    pub fn build(&self) -> Box<dyn Stepper> {
+        match self {
+            Self::Acceleration(s) => Box::new(AccelerationStepper::new(s.clone())),
+            Self::MoreauJean(s) => Box::new(MoreauJeanStepper::new(s.clone())),
+            Self::Penalty(s) => Box::new(PenaltyStepper::new(*s)),
+        }
+    }
+}
+
+/// Converged unless an LCP says otherwise.
+pub(crate) fn lcp_converged(status: LcpStatus) -> bool {
+    status == LcpStatus::Solved
+}
+
+/// Relative force threshold under which a closed contact counts as unloaded, N.
+pub(crate) const FORCE_TOLERANCE: f64 = 1e-9;

@@ -1,0 +1,197 @@
+//! Penalty (compliant) contact: a stiff one-sided spring-damper per contact, explicit or implicit.
+//!
+//! The contact law replaces d ≥ 0 by a modelled overlap:
+//!
+//! ```text
+//!     N = max(0, −k d − c ḋ)   for d < 0,     N = 0 for d ≥ 0,
+//! ```
+//!
+//! clamped at zero so the damper never pulls. At rest under a load F the overlap is d = −F/k
+//! (seed 001: 14.62 N at k = 10⁵ N/m gives −0.1462 mm): a small negative gap that models
+//! compliance, not a solution of d ≥ 0.
+//!
+//! *Explicit* (symplectic Euler, which for position-dependent forces is the central-difference
+//! scheme): v⁺ = v + h M⁻¹ (f + J_Nᵀ N(q, v)), q⁺ = q ⊕ h v⁺. Stable for h ω_max < 2 where
+//! ω_max² is the largest eigenvalue of K^½ J M⁻¹ Jᵀ K^½ (seed 003).
+//!
+//! *Implicit* (backward Euler on the linearised gap d(q⁺) ≈ d + h J_N v⁺):
+//!
+//! ```text
+//!     M (v⁺ − v) = h f + h Σᵢ J_iᵀ Nᵢ(v⁺),     Nᵢ(v⁺) = max(0, −k dᵢ − (k h + c) J_i v⁺),
+//! ```
+//!
+//! a piecewise-linear system solved by Newton's method on the set of loaded contacts
+//! (each iteration solves (M + h(kh + c) Σ_loaded J_iᵀJ_i) v⁺ = M v + h f − h k Σ_loaded J_iᵀ dᵢ
+//! by Cholesky, then re-evaluates which contacts are loaded). It is stable for every h but
+//! damps the contact oscillation numerically.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper};
+use crate::contact::{Contact, detect_contacts};
+use crate::error::{Error, Result};
+use crate::model::System;
+
+/// Time discretisation of the penalty law.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltyScheme {
+    /// Symplectic Euler / central difference.
+    Explicit,
+    /// Linearised backward Euler with a Newton loop over the loaded set.
+    Implicit,
+}
+
+/// The penalty stepper.
+pub struct PenaltyStepper {
+    scheme: PenaltyScheme,
+}
+
+impl PenaltyStepper {
+    /// A penalty stepper with the given scheme.
+    pub fn new(scheme: PenaltyScheme) -> Self {
+        Self { scheme }
+    }
+}
+
+/// The penalty law N = max(0, −k d − c ḋ) for d < 0.
+pub fn penalty_force(gap: f64, gap_rate: f64, stiffness: f64, damping: f64) -> f64 {
+    if gap < 0.0 {
+        (-stiffness * gap - damping * gap_rate).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+impl PenaltyStepper {
+    fn implicit_velocity(
+        system: &System,
+        contacts: &[Contact],
+        f: &DVector<f64>,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<(DVector<f64>, usize)> {
+        let (k, c) = (settings.material.stiffness, settings.material.damping);
+        let mass = system.mass().to_dense();
+        let momentum = system.mass().apply(&system.v) + f * h;
+        let mut v = system.v.clone();
+        let loaded = |v: &DVector<f64>| -> Vec<bool> {
+            contacts
+                .iter()
+                .map(|ct| ct.gap() < 0.0 && -k * ct.gap() - (k * h + c) * ct.normal_row.dot(v) > 0.0)
+                .collect()
+        };
+        let mut set = loaded(&v);
+        for iteration in 1..=50 {
+            let mut a: DMatrix<f64> = mass.clone();
+            let mut rhs = momentum.clone();
+            for (ct, _) in contacts.iter().zip(&set).filter(|(_, on)| **on) {
+                let mut j = DVector::zeros(system.dofs());
+                ct.normal_row.add_transpose_to(1.0, &mut j);
+                a += (&j * j.transpose()) * (h * (k * h + c));
+                rhs -= &j * (h * k * ct.gap());
+            }
+            v = a
+                .cholesky()
+                .ok_or_else(|| Error::Solver("penalty-implicit: singular iteration matrix".into()))?
+                .solve(&rhs);
+            let next = loaded(&v);
+            if next == set {
+                return Ok((v, iteration));
+            }
+            set = next;
+        }
+        Ok((v, 50))
+    }
+}
+
+impl Stepper for PenaltyStepper {
+    fn name(&self) -> &'static str {
+        match self.scheme {
+            PenaltyScheme::Explicit => "penalty-explicit",
+            PenaltyScheme::Implicit => "penalty-implicit",
+        }
+    }
+
+    fn step(
+        &mut self,
+        system: &mut System,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<StepReport> {
+        let (k, c) = (settings.material.stiffness, settings.material.damping);
+        let contacts = detect_contacts(system, &system.q, settings.margin);
+        let f = system.generalized_forces(&system.q, &system.v, system.t);
+        let mut report = StepReport {
+            converged: true,
+            ..Default::default()
+        };
+        let (v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
+            PenaltyScheme::Explicit => {
+                let mut total = f.clone();
+                let forces: Vec<f64> = contacts
+                    .iter()
+                    .map(|ct| {
+                        let n = penalty_force(ct.gap(), ct.gap_rate(&system.v), k, c);
+                        ct.normal_row.add_transpose_to(n, &mut total);
+                        n
+                    })
+                    .collect();
+                (&system.v + system.mass().apply_inverse(&total) * h, forces)
+            }
+            PenaltyScheme::Implicit => {
+                let (v, iterations) = Self::implicit_velocity(system, &contacts, &f, settings, h)?;
+                report.iterations = iterations;
+                let forces = contacts
+                    .iter()
+                    .map(|ct| {
+                        if ct.gap() < 0.0 {
+                            (-k * ct.gap() - (k * h + c) * ct.normal_row.dot(&v)).max(0.0)
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                (v, forces)
+            }
+        };
+        system.q = system.integrate_positions(&system.q, &v_next, h);
+        system.v = v_next;
+        system.t += h;
+        let after = detect_contacts(system, &system.q, settings.margin);
+        report.contacts = after
+            .iter()
+            .map(|ct| {
+                let n = contacts
+                    .iter()
+                    .position(|x| x.key == ct.key)
+                    .map(|i| forces[i])
+                    .unwrap_or(0.0);
+                let state = if n > FORCE_TOLERANCE {
+                    ContactState::Loaded
+                } else if ct.gap() <= 0.0 {
+                    ContactState::Touching
+                } else {
+                    ContactState::Open
+                };
+                ContactReport {
+                    key: ct.key,
+                    gap: ct.gap(),
+                    gap_rate: ct.gap_rate(&system.v),
+                    normal: n,
+                    impulse: n * h,
+                    friction: 0.0,
+                    state,
+                }
+            })
+            .collect();
+        Ok(report)
+    }
+
+    fn contact_energy(&self, contacts: &[Contact], settings: &ContactSettings) -> f64 {
+        contacts
+            .iter()
+            .filter(|c| c.gap() < 0.0)
+            .map(|c| 0.5 * settings.material.stiffness * c.gap() * c.gap())
+            .sum()
+    }
+}

@@ -1,0 +1,203 @@
+//! Lemke's complementary pivoting with lexicographic degeneracy resolution: the exact LCP solver.
+//!
+//! Lemke augments the LCP with an artificial variable z₀ and the covering vector e = (1,…,1):
+//!
+//! ```text
+//!     w − M z − e z₀ = q,     w, z, z₀ ≥ 0,     wᵢ zᵢ = 0.
+//! ```
+//!
+//! Start with the basis {w}; if q ≥ 0, z = 0 is the answer. Otherwise z₀ enters at the level
+//! that makes every w non-negative, the most negative row leaves, and from then on the
+//! complement of the variable that just left enters (that keeps wᵢ zᵢ = 0 for all i but one).
+//! A minimum-ratio test picks the row that leaves. The path ends when z₀ leaves (a solution)
+//! or when the entering column has no positive entry (a secondary ray: no solution reached).
+//!
+//! Degenerate steps (ties in the ratio test) can make plain Lemke cycle. The lexicographic rule
+//! breaks ties by comparing the rows of [B⁻¹q, B⁻¹] divided by the pivot column, which is the
+//! same as solving the problem with q perturbed by (ε, ε², …, εⁿ) for an infinitesimal ε; the
+//! perturbed problem is non-degenerate, so the path is finite (Cottle, Pang & Stone, *The
+//! Linear Complementarity Problem*, §4.4). For a P-matrix (every contact LCP with a
+//! positive-definite Delassus matrix) the path always ends in the unique solution.
+//!
+//! The basis inverse B⁻¹ is kept explicitly (n×n) and updated by one elimination per pivot,
+//! O(n²) a pivot. The answer is then polished: with the active set S = {i : zᵢ > 0} fixed, the
+//! equations M_SS z_S = −q_S are solved by LU so the reported z is exact to rounding.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{Lcp, LcpSolution, LcpStatus};
+
+/// Index of a variable in the augmented problem: w₀…wₙ₋₁, z₀…zₙ₋₁, then the artificial z₀.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Var {
+    W(usize),
+    Z(usize),
+    Artificial,
+}
+
+/// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`].
+pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
+    let n = lcp.len();
+    if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
+        return LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::Solved, 0);
+    }
+    let scale = 1.0 + lcp.m.amax().max(lcp.q.amax());
+    let pivot_tol = 1e-13 * scale;
+
+    // Tableau state: basis, B⁻¹ and the basic solution x_B = B⁻¹ q.
+    let mut basis: Vec<Var> = (0..n).map(Var::W).collect();
+    let mut binv = DMatrix::<f64>::identity(n, n);
+    let mut xb = lcp.q.clone();
+
+    // Column of the constraint matrix A = [I, −M, −e] for a variable.
+    let column = |v: Var| -> DVector<f64> {
+        match v {
+            Var::W(i) => {
+                let mut c = DVector::zeros(n);
+                c[i] = 1.0;
+                c
+            }
+            Var::Z(j) => -lcp.m.column(j),
+            Var::Artificial => DVector::from_element(n, -1.0),
+        }
+    };
+
+    // First pivot: z₀ enters at θ = max(−qᵢ); among tied rows the lexicographic rule picks the
+    // one whose perturbation εⁱ is smallest, i.e. the largest index.
+    let qmin = lcp.q.min();
+    let mut row = 0;
+    for i in 0..n {
+        if lcp.q[i] <= qmin {
+            row = i;
+        }
+    }
+    let mut entering = Var::Artificial;
+    let max_pivots = 50 * n + 100;
+    let mut pivots = 0;
+    loop {
+        let d = &binv * column(entering);
+        if pivots > 0 {
+            match lexicographic_ratio_row(&d, &xb, &binv, pivot_tol) {
+                Some(r) => row = r,
+                None => {
+                    return LcpSolution::from_z(
+                        lcp,
+                        DVector::zeros(n),
+                        LcpStatus::NoSolution,
+                        pivots,
+                    );
+                }
+            }
+        }
+        pivot(&mut binv, &mut xb, &d, row);
+        pivots += 1;
+        let leaving = std::mem::replace(&mut basis[row], entering);
+        entering = match leaving {
+            Var::Artificial => break,
+            Var::W(i) => Var::Z(i),
+            Var::Z(i) => Var::W(i),
+        };
+        if pivots >= max_pivots {
+            return LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NoSolution, pivots);
+        }
+    }
+
+    let mut z = DVector::zeros(n);
+    for (i, v) in basis.iter().enumerate() {
+        if let Var::Z(j) = *v {
+            z[j] = xb[i].max(0.0);
+        }
+    }
+    let z = polish(lcp, z);
+    LcpSolution::from_z(lcp, z, LcpStatus::Solved, pivots)
+}
+
+/// Minimum-ratio row for entering column `d`, ties broken lexicographically on [x_B, B⁻¹].
+fn lexicographic_ratio_row(
+    d: &DVector<f64>,
+    xb: &DVector<f64>,
+    binv: &DMatrix<f64>,
+    tol: f64,
+) -> Option<usize> {
+    let n = d.len();
+    let mut best: Option<usize> = None;
+    for i in 0..n {
+        if d[i] <= tol {
+            continue;
+        }
+        best = Some(match best {
+            None => i,
+            Some(b) => {
+                // Compare (x_B[i], B⁻¹[i,:]) / d[i] against the same for b.
+                let mut pick = b;
+                let ri = xb[i] / d[i];
+                let rb = xb[b] / d[b];
+                let rel = 1e-12 * (1.0 + ri.abs().max(rb.abs()));
+                if ri < rb - rel {
+                    pick = i;
+                } else if (ri - rb).abs() <= rel {
+                    for k in 0..n {
+                        let a = binv[(i, k)] / d[i];
+                        let c = binv[(b, k)] / d[b];
+                        let relk = 1e-12 * (1.0 + a.abs().max(c.abs()));
+                        if a < c - relk {
+                            pick = i;
+                            break;
+                        }
+                        if a > c + relk {
+                            break;
+                        }
+                    }
+                }
+                pick
+            }
+        });
+    }
+    best
+}
+
+/// Gauss–Jordan pivot on `row` with entering column `d` (already expressed as B⁻¹ A_j).
+fn pivot(binv: &mut DMatrix<f64>, xb: &mut DVector<f64>, d: &DVector<f64>, row: usize) {
+    let n = d.len();
+    let p = d[row];
+    for k in 0..n {
+        binv[(row, k)] /= p;
+    }
+    xb[row] /= p;
+    for i in 0..n {
+        if i == row || d[i] == 0.0 {
+            continue;
+        }
+        let f = d[i];
+        for k in 0..n {
+            binv[(i, k)] -= f * binv[(row, k)];
+        }
+        xb[i] -= f * xb[row];
+    }
+}
+
+/// Re-solves M_SS z_S = −q_S on the active set S; keeps the result only if it is feasible
+/// and no worse, so polishing can never turn a solution into a non-solution.
+fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
+    let active: Vec<usize> = (0..z.len()).filter(|&i| z[i] > 0.0).collect();
+    if active.is_empty() {
+        return z;
+    }
+    let k = active.len();
+    let mss = DMatrix::from_fn(k, k, |a, b| lcp.m[(active[a], active[b])]);
+    let rhs = DVector::from_fn(k, |a, _| -lcp.q[active[a]]);
+    let Some(zs) = mss.lu().solve(&rhs) else {
+        return z;
+    };
+    let mut polished = DVector::zeros(z.len());
+    for (a, &i) in active.iter().enumerate() {
+        if zs[a] < 0.0 {
+            return z;
+        }
+        polished[i] = zs[a];
+    }
+    let before = super::complementarity_residual(z.as_slice(), lcp.slack(&z).as_slice());
+    let after =
+        super::complementarity_residual(polished.as_slice(), lcp.slack(&polished).as_slice());
+    if after <= before { polished } else { z }
+}

@@ -1,0 +1,35 @@
+//! contactlab: rigid bodies in unilateral contact, with impacts, friction and penalty contact.
+//!
+//! # Units and signs
+//!
+//! SI units throughout (m, kg, s, N, rad), `f64` everywhere. The signed gap d of a contact is
+//! positive when the bodies are apart; the normal n points from the surface body B towards the
+//! point body A; the normal reaction N ≥ 0 is compressive — it can push, never pull. Gravity
+//! is a scene vector, (0, −9.81) m/s² by default.
+//!
+//! # The stages of one step
+//!
+//! 1. [`contact::detect_contacts`]: candidate contacts within a margin, with their Jacobian
+//!    rows J_N, J_T and the velocity-product term J̇_N v.
+//! 2. A stepper from [`integrators`] assembles the contact problem on the active contacts
+//!    (W = J M⁻¹ Jᵀ) and solves it with [`lcp`] or its own law (penalty, NSGA).
+//! 3. The stepper updates (q, v, t) and reports per-contact reactions, impulses and states.
+//! 4. [`simulation::Simulation`] records the [`trace`] sample of the step.
+//!
+//! Scenes come from JSON ([`scene`]) or from named [`presets`] that declare their tunable
+//! parameters.
+
+pub mod contact;
+pub mod error;
+pub mod geometry;
+pub mod lcp;
+pub mod model;
+
+pub use error::{Error, Result};
+pub mod integrators;
+pub mod scene;
+pub mod presets;
+pub mod simulation;
+pub mod trace;
+
+pub use simulation::Simulation;

@@ -1,0 +1,388 @@
+//! Named scenes for the seed cases, each declaring its tunable parameters (name, unit, range, default).
+//!
+//! A preset is a function from parameter values to a [`Scene`]. The parameter list is the one
+//! source of truth for the CLI's `--set`, the page's sliders and share links.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result, check_range};
+use crate::scene::{BodySpec, ForceSpec, Scene, ShapeSpec, StepperSpec};
+
+/// One tunable parameter of a preset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Parameter {
+    /// Name used by `--set NAME=VALUE`.
+    pub name: &'static str,
+    /// Human label.
+    pub label: &'static str,
+    /// SI unit.
+    pub unit: &'static str,
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+    /// Default value.
+    pub default: f64,
+}
+
+const fn p(
+    name: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    min: f64,
+    max: f64,
+    default: f64,
+) -> Parameter {
+    Parameter {
+        name,
+        label,
+        unit,
+        min,
+        max,
+        default,
+    }
+}
+
+/// A named scene with its parameters.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preset {
+    /// Name, e.g. `block-pull`.
+    pub name: &'static str,
+    /// One line saying what it shows.
+    pub description: &'static str,
+    /// Tunables.
+    pub parameters: &'static [Parameter],
+    #[serde(skip)]
+    build: fn(&Values) -> Scene,
+}
+
+/// Parameter values by name, in declaration order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Values {
+    entries: Vec<(&'static str, f64)>,
+}
+
+impl Values {
+    /// The value of `name` (declared parameters always have one).
+    pub fn get(&self, name: &str) -> f64 {
+        self.entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|e| e.1)
+            .unwrap_or(f64::NAN)
+    }
+
+    /// (name, value) pairs in declaration order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, f64)> + '_ {
+        self.entries.iter().copied()
+    }
+}
+
+impl Preset {
+    /// Default values with `overrides` applied; unknown names and out-of-range values are errors.
+    pub fn values(&self, overrides: &[(String, f64)]) -> Result<Values> {
+        let mut entries: Vec<(&'static str, f64)> =
+            self.parameters.iter().map(|p| (p.name, p.default)).collect();
+        for (name, value) in overrides {
+            let Some(param) = self.parameters.iter().find(|p| p.name == name) else {
+                let known: Vec<&str> = self.parameters.iter().map(|p| p.name).collect();
+                return Err(Error::unknown("parameter", name, &known));
+            };
+            check_range(
+                &format!("{} ({}, {})", param.name, param.label, param.unit),
+                *value,
+                param.min,
+                param.max,
+            )?;
+            if let Some(e) = entries.iter_mut().find(|e| e.0 == param.name) {
+                e.1 = *value;
+            }
+        }
+        Ok(Values { entries })
+    }
+
+    /// The scene for these values.
+    pub fn scene(&self, values: &Values) -> Result<Scene> {
+        let scene = (self.build)(values);
+        scene.validate()?;
+        Ok(scene)
+    }
+}
+
+/// Every preset, in the order the CLI lists them.
+pub fn all() -> &'static [Preset] {
+    PRESETS
+}
+
+/// The preset called `name`.
+pub fn find(name: &str) -> Result<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name).ok_or_else(|| {
+        let known: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        Error::unknown("preset", name, &known)
+    })
+}
+
+static PRESETS: &[Preset] = &[
+    Preset {
+        name: "block-pull",
+        description: "Block on a rigid floor pulled upward through its centre: N = mg − u until lift-off, then d̈ = (u − mg)/m (seed 001).",
+        parameters: &[
+            p("m", "block mass", "kg", 0.1, 20.0, 2.0),
+            p("u", "upward pull", "N", 0.0, 100.0, 5.0),
+            p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
+            p("k", "penalty stiffness (penalty steppers)", "N/m", 1e3, 1e8, 1e5),
+        ],
+        build: block_pull,
+    },
+    Preset {
+        name: "coupled-pair",
+        description: "Bar on two supports whose contact LCP is W = [[2,1],[1,2]] 1/kg, b = (−3,−3) m/s²: N = (1, 1) N, not the decoupled 1.5 N each (seed 001).",
+        parameters: &[
+            p("m", "bar mass", "kg", 0.01, 100.0, 2.0 / 3.0),
+            p("I", "bar moment of inertia", "kg·m²", 1e-5, 10.0, 0.02),
+            p("a", "support half spacing", "m", 0.01, 1.0, 0.1),
+            p("g", "gravity", "m/s²", 0.0, 20.0, 3.0),
+        ],
+        build: coupled_pair,
+    },
+    Preset {
+        name: "penalty-block",
+        description: "The block of block-pull on a penalty floor: static overlap d = −N/k (14.62 N at k = 1e5 N/m → −0.1462 mm) (seed 001).",
+        parameters: &[
+            p("k", "penalty stiffness", "N/m", 1e3, 1e8, 1e5),
+            p("c", "penalty damping", "N·s/m", 0.0, 1e5, 200.0),
+            p("m", "block mass", "kg", 0.1, 20.0, 2.0),
+            p("u", "upward pull", "N", 0.0, 100.0, 5.0),
+        ],
+        build: penalty_block,
+    },
+    Preset {
+        name: "bouncing-ball",
+        description: "Ball dropped on the floor with restitution e: rebounds e times slower each time, impacts accumulate at t∞, then it rests with N = mg.",
+        parameters: &[
+            p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.5),
+            p("height", "drop height (gap at release)", "m", 0.001, 10.0, 1.0),
+            p("m", "ball mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "ball radius", "m", 0.005, 1.0, 0.05),
+        ],
+        build: bouncing_ball,
+    },
+    Preset {
+        name: "load-cell",
+        description: "The seed's apparatus: a spring balance pulls up with a force that ramps at a fixed rate; the load-cell reading falls to zero at lift-off, t = mg/rate.",
+        parameters: &[
+            p("m", "block mass", "kg", 0.1, 20.0, 2.0),
+            p("rate", "pull rate", "N/s", 0.1, 1000.0, 10.0),
+            p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
+        ],
+        build: load_cell,
+    },
+    Preset {
+        name: "stacked-boxes",
+        description: "A 1 kg box under a 1000 kg box: N = (9819.81, 9810) N exactly with Lemke; PGS creeps at 0.999 a sweep (reference F4).",
+        parameters: &[
+            p("m1", "lower box mass", "kg", 0.01, 1e4, 1.0),
+            p("m2", "upper box mass", "kg", 0.01, 1e4, 1000.0),
+        ],
+        build: stacked_boxes,
+    },
+    Preset {
+        name: "disk-over-disk",
+        description: "A frictionless disk slides off the top of a fixed disk; the contact point moves, so acceleration-level contact drifts unless Baumgarte feedback is on. It leaves at cos φ = 2/3.",
+        parameters: &[
+            p("phi0", "start angle from the top", "rad", 0.0, 1.0, 0.05),
+            p("baumgarte", "Baumgarte rate β (α = β), 0 = off", "1/s", 0.0, 1e4, 0.0),
+            p("R", "fixed disk radius", "m", 0.05, 5.0, 0.5),
+            p("r", "sliding disk radius", "m", 0.01, 1.0, 0.1),
+        ],
+        build: disk_over_disk,
+    },
+];
+
+fn floor() -> BodySpec {
+    BodySpec {
+        name: "floor".into(),
+        fixed: true,
+        mass: None,
+        inertia: None,
+        position: [0.0, 0.0],
+        angle: 0.0,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+        shape: ShapeSpec::HalfPlane,
+        contact_points: vec![],
+    }
+}
+
+fn moving(name: &str, mass: f64, position: [f64; 2], shape: ShapeSpec) -> BodySpec {
+    BodySpec {
+        name: name.into(),
+        fixed: false,
+        mass: Some(mass),
+        inertia: None,
+        position,
+        angle: 0.0,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+        shape,
+        contact_points: vec![],
+    }
+}
+
+fn scene(name: &str, gravity: f64, bodies: Vec<BodySpec>, forces: Vec<ForceSpec>) -> Scene {
+    Scene {
+        name: name.into(),
+        gravity: [0.0, -gravity],
+        bodies,
+        forces,
+        material: Default::default(),
+        stepper: StepperSpec::default(),
+        contact_margin: 1.0,
+        duration: 1.0,
+    }
+}
+
+/// A 0.2 m × 0.1 m block standing on one support at the middle of its base (a load cell).
+fn block(mass: f64) -> BodySpec {
+    let mut b = moving(
+        "block",
+        mass,
+        [0.0, 0.05],
+        ShapeSpec::Box {
+            width: 0.2,
+            height: 0.1,
+        },
+    );
+    b.contact_points = vec![[0.0, -0.05]];
+    b
+}
+
+fn block_pull(v: &Values) -> Scene {
+    let mut s = scene(
+        "block-pull",
+        v.get("g"),
+        vec![floor(), block(v.get("m"))],
+        vec![ForceSpec::Constant {
+            body: "block".into(),
+            force: [0.0, v.get("u")],
+            torque: 0.0,
+        }],
+    );
+    s.material.stiffness = v.get("k");
+    s
+}
+
+fn coupled_pair(v: &Values) -> Scene {
+    let a = v.get("a");
+    let mut bar = moving(
+        "bar",
+        v.get("m"),
+        [0.0, 0.01],
+        ShapeSpec::Box {
+            width: 2.0 * a,
+            height: 0.02,
+        },
+    );
+    bar.inertia = Some(v.get("I"));
+    bar.contact_points = vec![[-a, -0.01], [a, -0.01]];
+    scene("coupled-pair", v.get("g"), vec![floor(), bar], vec![])
+}
+
+fn penalty_block(v: &Values) -> Scene {
+    let mut s = scene(
+        "penalty-block",
+        9.81,
+        vec![floor(), block(v.get("m"))],
+        vec![ForceSpec::Constant {
+            body: "block".into(),
+            force: [0.0, v.get("u")],
+            torque: 0.0,
+        }],
+    );
+    s.material.stiffness = v.get("k");
+    s.material.damping = v.get("c");
+    s.stepper.kind = "penalty-explicit".into();
+    s.stepper.dt = 1e-4;
+    s
+}
+
+fn bouncing_ball(v: &Values) -> Scene {
+    let r = v.get("R");
+    let mut s = scene(
+        "bouncing-ball",
+        9.81,
+        vec![
+            floor(),
+            moving("ball", v.get("m"), [0.0, v.get("height") + r], ShapeSpec::Disk { radius: r }),
+        ],
+        vec![],
+    );
+    s.material.restitution = v.get("e");
+    s.contact_margin = v.get("height") + 1.0;
+    s.duration = 3.0;
+    s
+}
+
+fn load_cell(v: &Values) -> Scene {
+    let mut s = scene(
+        "load-cell",
+        v.get("g"),
+        vec![floor(), block(v.get("m"))],
+        vec![ForceSpec::Ramp {
+            body: "block".into(),
+            rate: [0.0, v.get("rate")],
+            start: 0.0,
+            max: None,
+        }],
+    );
+    s.duration = 1.25 * v.get("m") * v.get("g") / v.get("rate");
+    s
+}
+
+fn stacked_boxes(v: &Values) -> Scene {
+    let mut lower = moving(
+        "lower",
+        v.get("m1"),
+        [0.0, 0.05],
+        ShapeSpec::Box {
+            width: 0.2,
+            height: 0.1,
+        },
+    );
+    lower.contact_points = vec![[0.0, -0.05]];
+    let mut upper = moving(
+        "upper",
+        v.get("m2"),
+        [0.0, 0.15],
+        ShapeSpec::Box {
+            width: 0.2,
+            height: 0.1,
+        },
+    );
+    upper.contact_points = vec![[0.0, -0.05]];
+    let mut s = scene("stacked-boxes", 9.81, vec![floor(), lower, upper], vec![]);
+    s.contact_margin = 0.01;
+    s
+}
+
+fn disk_over_disk(v: &Values) -> Scene {
+    let (big, small, phi) = (v.get("R"), v.get("r"), v.get("phi0"));
+    let mut support = moving("support", 1.0, [0.0, 0.0], ShapeSpec::Disk { radius: big });
+    support.fixed = true;
+    support.mass = None;
+    let reach = big + small;
+    let slider = moving(
+        "slider",
+        1.0,
+        [reach * libm::sin(phi), reach * libm::cos(phi)],
+        ShapeSpec::Disk { radius: small },
+    );
+    let mut s = scene("disk-over-disk", 9.81, vec![support, slider], vec![]);
+    let beta = v.get("baumgarte");
+    if beta > 0.0 {
+        s.stepper.baumgarte = Some([beta, beta]);
+    }
+    s.contact_margin = 0.5;
+    s.duration = 1.5;
+    s
+}

@@ -1,0 +1,431 @@
+//! The JSON scene description, its validation with clear errors, and building a [`System`] from it.
+
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+
+use crate::contact::ContactMaterial;
+use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, check_range};
+use crate::geometry::Shape;
+use crate::integrators::{
+    AccelerationSettings, ContactSettings, MoreauJeanSettings, StepperKind,
+};
+use crate::lcp::{LcpSolverKind, PgsOptions};
+use crate::model::{AppliedForce, Body, BodyKind, ForceLaw, Pose, System};
+
+/// A whole scene: bodies, loads, contact material, stepper and run length.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// A name for traces and titles.
+    #[serde(default)]
+    pub name: String,
+    /// Gravitational acceleration, m/s².
+    #[serde(default = "default_gravity")]
+    pub gravity: [f64; 2],
+    /// Bodies; at least one must move.
+    pub bodies: Vec<BodySpec>,
+    /// Applied loads.
+    #[serde(default)]
+    pub forces: Vec<ForceSpec>,
+    /// Contact material (scene-wide).
+    #[serde(default)]
+    pub material: ContactMaterial,
+    /// Stepper and its settings.
+    #[serde(default)]
+    pub stepper: StepperSpec,
+    /// Contacts with a gap up to this are detected and traced, m.
+    #[serde(default = "default_margin")]
+    pub contact_margin: f64,
+    /// Default run length, s.
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+}
+
+fn default_gravity() -> [f64; 2] {
+    [0.0, -9.81]
+}
+fn default_margin() -> f64 {
+    1.0
+}
+fn default_duration() -> f64 {
+    1.0
+}
+
+/// One body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// Unique name.
+    pub name: String,
+    /// True for a body that never moves (floors, supports).
+    #[serde(default)]
+    pub fixed: bool,
+    /// Mass, kg (moving bodies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    /// Moment of inertia about the centre, kg·m²; default from the shape (uniform density).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<f64>,
+    /// Position of the body origin (centre of mass), m.
+    #[serde(default)]
+    pub position: [f64; 2],
+    /// Angle, rad.
+    #[serde(default)]
+    pub angle: f64,
+    /// Initial velocity, m/s.
+    #[serde(default)]
+    pub velocity: [f64; 2],
+    /// Initial angular velocity, rad/s.
+    #[serde(default)]
+    pub angular_velocity: f64,
+    /// Shape.
+    pub shape: ShapeSpec,
+    /// Body-fixed contact points replacing the shape's corners, m.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contact_points: Vec<[f64; 2]>,
+}
+
+/// Shape of a body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapeSpec {
+    /// Solid half-plane y ≤ 0 in the body frame (fixed bodies only).
+    HalfPlane,
+    /// Rectangle, m.
+    Box {
+        /// Width (x), m.
+        width: f64,
+        /// Height (y), m.
+        height: f64,
+    },
+    /// Disk, m.
+    Disk {
+        /// Radius, m.
+        radius: f64,
+    },
+}
+
+/// A load on a body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ForceSpec {
+    /// Constant force through the centre of mass and torque.
+    Constant {
+        /// Body name.
+        body: String,
+        /// Force, N.
+        force: [f64; 2],
+        /// Torque, N·m.
+        #[serde(default)]
+        torque: f64,
+    },
+    /// Force growing linearly from `start`: F = rate·(t − start), capped at `max` N.
+    Ramp {
+        /// Body name.
+        body: String,
+        /// Rate, N/s.
+        rate: [f64; 2],
+        /// Start time, s.
+        #[serde(default)]
+        start: f64,
+        /// Largest magnitude, N (no cap when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+    },
+}
+
+/// Which stepper and how it is set up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StepperSpec {
+    /// `acceleration`, `moreau-jean`, `penalty-explicit` or `penalty-implicit`.
+    pub kind: String,
+    /// Time step h, s.
+    pub dt: f64,
+    /// LCP solver: `lemke` or `pgs`.
+    pub solver: LcpSolverKind,
+    /// PGS sweep cap.
+    pub pgs_max_iterations: usize,
+    /// PGS relative tolerance.
+    pub pgs_tolerance: f64,
+    /// Baumgarte feedback [α, β] in 1/s for the acceleration stepper (absent = off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baumgarte: Option<[f64; 2]>,
+    /// Acceleration stepper: impacts slower than this are plastic, m/s.
+    pub rest_velocity: f64,
+}
+
+impl Default for StepperSpec {
+    fn default() -> Self {
+        let pgs = PgsOptions::default();
+        Self {
+            kind: "acceleration".into(),
+            dt: 1e-3,
+            solver: LcpSolverKind::Lemke,
+            pgs_max_iterations: pgs.max_iterations,
+            pgs_tolerance: pgs.tolerance,
+            baumgarte: None,
+            rest_velocity: AccelerationSettings::default().rest_velocity,
+        }
+    }
+}
+
+impl StepperSpec {
+    /// Validates and turns the spec into a [`StepperKind`].
+    pub fn to_kind(&self) -> Result<StepperKind> {
+        check_range("stepper.dt", self.dt, 1e-7, 0.1)?;
+        check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
+        if self.pgs_max_iterations == 0 || self.pgs_max_iterations > 10_000_000 {
+            return Err(Error::field(
+                "stepper.pgs_max_iterations",
+                format!("must be in [1, 10000000], got {}", self.pgs_max_iterations),
+            ));
+        }
+        check_range("stepper.rest_velocity", self.rest_velocity, 0.0, 10.0)?;
+        let pgs = PgsOptions {
+            max_iterations: self.pgs_max_iterations,
+            tolerance: self.pgs_tolerance,
+        };
+        let mut kind = StepperKind::parse(&self.kind).map_err(|e| match e {
+            Error::Unknown { known, name, .. } => Error::field(
+                "stepper.kind",
+                format!("unknown stepper '{name}'; known: {known}"),
+            ),
+            other => other,
+        })?;
+        match &mut kind {
+            StepperKind::Acceleration(s) => {
+                s.solver = self.solver;
+                s.pgs = pgs;
+                s.rest_velocity = self.rest_velocity;
+                if let Some([a, b]) = self.baumgarte {
+                    check_range("stepper.baumgarte[0]", a, 0.0, 1e6)?;
+                    check_range("stepper.baumgarte[1]", b, 0.0, 1e6)?;
+                    s.baumgarte = Some((a, b));
+                }
+            }
+            StepperKind::MoreauJean(s) => {
+                *s = MoreauJeanSettings {
+                    solver: self.solver,
+                    pgs,
+                    ..MoreauJeanSettings::default()
+                };
+            }
+            StepperKind::Penalty(_) => {}
+        }
+        Ok(kind)
+    }
+}
+
+impl Scene {
+    /// Parses and validates a scene from JSON.
+    pub fn from_json(json: &str) -> Result<Self> {
+        let scene: Scene = serde_json::from_str(json)?;
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// The scene as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks every field; the first problem found is returned with its path and range.
+    pub fn validate(&self) -> Result<()> {
+        check_finite("gravity", &self.gravity)?;
+        check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
+        check_range("duration", self.duration, 0.0, 1e5)?;
+        self.material.validate("material")?;
+        self.stepper.to_kind()?;
+        if self.bodies.is_empty() {
+            return Err(Error::field("bodies", "must list at least one body"));
+        }
+        if self.bodies.iter().all(|b| b.fixed) {
+            return Err(Error::field("bodies", "at least one body must move (fixed: false)"));
+        }
+        for (i, b) in self.bodies.iter().enumerate() {
+            let path = format!("bodies[{i}]");
+            if b.name.is_empty() {
+                return Err(Error::field(format!("{path}.name"), "must not be empty"));
+            }
+            if self.bodies[..i].iter().any(|o| o.name == b.name) {
+                return Err(Error::field(
+                    format!("{path}.name"),
+                    format!("'{}' is used by an earlier body; names must be unique", b.name),
+                ));
+            }
+            b.validate(&path)?;
+        }
+        for (i, f) in self.forces.iter().enumerate() {
+            let path = format!("forces[{i}]");
+            let body = match f {
+                ForceSpec::Constant { body, force, torque } => {
+                    check_finite(&format!("{path}.force"), force)?;
+                    check_finite(&format!("{path}.torque"), &[*torque])?;
+                    body
+                }
+                ForceSpec::Ramp {
+                    body,
+                    rate,
+                    start,
+                    max,
+                } => {
+                    check_finite(&format!("{path}.rate"), rate)?;
+                    check_non_negative(&format!("{path}.start"), *start)?;
+                    if let Some(m) = max {
+                        check_non_negative(&format!("{path}.max"), *m)?;
+                    }
+                    body
+                }
+            };
+            match self.bodies.iter().find(|b| &b.name == body) {
+                None => {
+                    let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
+                    return Err(Error::field(
+                        format!("{path}.body"),
+                        format!("no body named '{body}'; bodies: {}", names.join(", ")),
+                    ));
+                }
+                Some(b) if b.fixed => {
+                    return Err(Error::field(
+                        format!("{path}.body"),
+                        format!("'{body}' is fixed; loads act on moving bodies only"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the mechanical system and the contact settings (the scene must be valid).
+    pub fn build(&self) -> Result<(System, ContactSettings, StepperKind)> {
+        self.validate()?;
+        let bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
+        let forces = self
+            .forces
+            .iter()
+            .map(|f| {
+                let (name, law) = match f {
+                    ForceSpec::Constant { body, force, torque } => (
+                        body,
+                        ForceLaw::Constant {
+                            force: DVec2::from(*force),
+                            torque: *torque,
+                        },
+                    ),
+                    ForceSpec::Ramp {
+                        body,
+                        rate,
+                        start,
+                        max,
+                    } => (
+                        body,
+                        ForceLaw::Ramp {
+                            rate: DVec2::from(*rate),
+                            start: *start,
+                            max: max.unwrap_or(f64::INFINITY),
+                        },
+                    ),
+                };
+                let body = bodies.iter().position(|b| &b.name == name).unwrap_or(0);
+                AppliedForce { body, law }
+            })
+            .collect();
+        let system = System::new(bodies, DVec2::from(self.gravity), forces);
+        let settings = ContactSettings {
+            material: self.material,
+            margin: self.contact_margin,
+        };
+        Ok((system, settings, self.stepper.to_kind()?))
+    }
+}
+
+impl BodySpec {
+    fn validate(&self, path: &str) -> Result<()> {
+        check_finite(&format!("{path}.position"), &self.position)?;
+        check_finite(&format!("{path}.angle"), &[self.angle])?;
+        check_finite(&format!("{path}.velocity"), &self.velocity)?;
+        check_finite(&format!("{path}.angular_velocity"), &[self.angular_velocity])?;
+        for (k, p) in self.contact_points.iter().enumerate() {
+            check_finite(&format!("{path}.contact_points[{k}]"), p)?;
+        }
+        match self.shape {
+            ShapeSpec::HalfPlane => {
+                if !self.fixed {
+                    return Err(Error::field(
+                        format!("{path}.shape"),
+                        "a half_plane must belong to a fixed body (set fixed: true)",
+                    ));
+                }
+            }
+            ShapeSpec::Box { width, height } => {
+                check_range(&format!("{path}.shape.width"), width, 1e-6, 1e4)?;
+                check_range(&format!("{path}.shape.height"), height, 1e-6, 1e4)?;
+            }
+            ShapeSpec::Disk { radius } => {
+                check_range(&format!("{path}.shape.radius"), radius, 1e-6, 1e4)?;
+            }
+        }
+        if self.fixed {
+            if self.mass.is_some() {
+                return Err(Error::field(
+                    format!("{path}.mass"),
+                    "a fixed body has no mass; remove it or set fixed: false",
+                ));
+            }
+            return Ok(());
+        }
+        let mass = self.mass.ok_or_else(|| {
+            Error::field(format!("{path}.mass"), "is required for a moving body (kg, > 0)")
+        })?;
+        check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
+        check_positive(&format!("{path}.mass"), mass)?;
+        if let Some(i) = self.inertia {
+            check_range(&format!("{path}.inertia"), i, 1e-15, 1e12)?;
+        }
+        Ok(())
+    }
+
+    fn shape(&self) -> Shape {
+        match self.shape {
+            ShapeSpec::HalfPlane => Shape::HalfPlane,
+            ShapeSpec::Box { width, height } => Shape::Box {
+                half_extents: DVec2::new(0.5 * width, 0.5 * height),
+            },
+            ShapeSpec::Disk { radius } => Shape::Disk { radius },
+        }
+    }
+
+    /// Moment of inertia: given, or that of the uniform shape (box m(w²+h²)/12, disk mR²/2).
+    pub fn inertia_or_default(&self) -> f64 {
+        let m = self.mass.unwrap_or(0.0);
+        self.inertia.unwrap_or(match self.shape {
+            ShapeSpec::Box { width, height } => m * (width * width + height * height) / 12.0,
+            ShapeSpec::Disk { radius } => 0.5 * m * radius * radius,
+            ShapeSpec::HalfPlane => 0.0,
+        })
+    }
+
+    fn to_body(&self) -> Body {
+        let pose = Pose::new(DVec2::from(self.position), self.angle);
+        let kind = if self.fixed {
+            BodyKind::Fixed { pose }
+        } else {
+            BodyKind::Planar {
+                mass: self.mass.unwrap_or(1.0),
+                inertia: self.inertia_or_default(),
+                pose,
+                velocity: DVec2::from(self.velocity),
+                angular_velocity: self.angular_velocity,
+            }
+        };
+        Body {
+            name: self.name.clone(),
+            kind,
+            shape: self.shape(),
+            contact_points: self.contact_points.iter().map(|p| DVec2::from(*p)).collect(),
+            dof_offset: 0,
+        }
+    }
+}

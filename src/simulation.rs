@@ -1,0 +1,307 @@
+//! A running simulation: scene, system, stepper and the latest step report, behind one small API.
+//!
+//! The CLI, the tests and the wasm bindings all drive this type; it holds no physics of its own.
+
+use crate::contact::{ContactKey, detect_contacts};
+use crate::error::{Error, Result, check_finite, check_range};
+use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
+use crate::model::{AppliedForce, ForceLaw, System};
+use crate::presets::{self, Preset};
+use crate::scene::Scene;
+use crate::trace::{BodySample, ContactSample, Sample, Trace};
+
+/// A scene being stepped.
+pub struct Simulation {
+    scene: Scene,
+    preset: Option<(&'static Preset, Vec<(String, f64)>)>,
+    system: System,
+    settings: ContactSettings,
+    kind: StepperKind,
+    stepper: Box<dyn Stepper>,
+    dt: f64,
+    last: StepReport,
+}
+
+impl Simulation {
+    /// A simulation of a validated scene.
+    pub fn from_scene(scene: Scene) -> Result<Self> {
+        let (system, settings, kind) = scene.build()?;
+        let dt = scene.stepper.dt;
+        Ok(Self {
+            stepper: kind.build(),
+            scene,
+            preset: None,
+            system,
+            settings,
+            kind,
+            dt,
+            last: StepReport {
+                converged: true,
+                ..Default::default()
+            },
+        })
+    }
+
+    /// A simulation of a scene given as JSON.
+    pub fn from_json(json: &str) -> Result<Self> {
+        Self::from_scene(Scene::from_json(json)?)
+    }
+
+    /// A simulation of the preset `name` with parameter `overrides`.
+    pub fn from_preset(name: &str, overrides: &[(String, f64)]) -> Result<Self> {
+        let preset = presets::find(name)?;
+        let values = preset.values(overrides)?;
+        let mut sim = Self::from_scene(preset.scene(&values)?)?;
+        sim.preset = Some((preset, overrides.to_vec()));
+        Ok(sim)
+    }
+
+    /// The scene being run.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The preset this simulation came from, if any.
+    pub fn preset(&self) -> Option<&'static Preset> {
+        self.preset.as_ref().map(|p| p.0)
+    }
+
+    /// The current value of each preset parameter (empty for a scene file).
+    pub fn parameter_values(&self) -> Vec<(&'static str, f64)> {
+        match &self.preset {
+            Some((p, o)) => p.values(o).map(|v| v.iter().collect()).unwrap_or_default(),
+            None => vec![],
+        }
+    }
+
+    /// The mechanical system (state, bodies).
+    pub fn system(&self) -> &System {
+        &self.system
+    }
+
+    /// Contact settings (material, margin).
+    pub fn contact_settings(&self) -> &ContactSettings {
+        &self.settings
+    }
+
+    /// Time, s.
+    pub fn time(&self) -> f64 {
+        self.system.t
+    }
+
+    /// Time step h, s.
+    pub fn time_step(&self) -> f64 {
+        self.dt
+    }
+
+    /// The stepper's name.
+    pub fn stepper_name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// The last step's report.
+    pub fn last_report(&self) -> &StepReport {
+        &self.last
+    }
+
+    /// Advances one step of h. On error nothing changes.
+    pub fn step(&mut self) -> Result<&StepReport> {
+        let report = self.stepper.step(&mut self.system, &self.settings, self.dt)?;
+        if self.system.q.iter().chain(self.system.v.iter()).any(|x| !x.is_finite()) {
+            return Err(Error::Solver(
+                "the state became non-finite (an unstable time step?); reset to continue".into(),
+            ));
+        }
+        self.last = report;
+        Ok(&self.last)
+    }
+
+    /// Runs `steps` steps, recording every `every`-th sample.
+    pub fn run(&mut self, steps: usize, every: usize) -> Result<Trace> {
+        let every = every.max(1);
+        let mut trace = Trace {
+            body_names: self
+                .system
+                .bodies
+                .iter()
+                .filter(|b| !b.is_fixed())
+                .map(|b| b.name.clone())
+                .collect(),
+            samples: Vec::new(),
+        };
+        for k in 1..=steps {
+            self.step()?;
+            if k % every == 0 {
+                trace.samples.push(self.sample());
+            }
+        }
+        Ok(trace)
+    }
+
+    /// Number of steps that cover `duration` seconds.
+    pub fn steps_for(&self, duration: f64) -> usize {
+        (duration / self.dt - 1e-9).ceil().max(0.0) as usize
+    }
+
+    /// The sample of the current state and the last step.
+    pub fn sample(&self) -> Sample {
+        let bodies = self
+            .system
+            .bodies
+            .iter()
+            .filter(|b| !b.is_fixed())
+            .map(|b| {
+                let o = b.dof_offset;
+                BodySample {
+                    q: self.system.q.as_slice()[o..o + b.dofs()].to_vec(),
+                    v: self.system.v.as_slice()[o..o + b.dofs()].to_vec(),
+                }
+            })
+            .collect();
+        let contacts = self
+            .last
+            .contacts
+            .iter()
+            .map(|c| ContactSample {
+                id: self.contact_id(c.key),
+                gap: c.gap,
+                gap_rate: c.gap_rate,
+                normal: c.normal,
+                impulse: c.impulse,
+                friction: c.friction,
+                state: c.state,
+            })
+            .collect();
+        Sample {
+            t: self.system.t,
+            bodies,
+            contacts,
+            energy: self.energy(),
+            iterations: self.last.iterations,
+            residual: self.last.residual,
+            converged: self.last.converged,
+        }
+    }
+
+    /// `A/B#feature` with the bodies' names, the point body A first.
+    pub fn contact_id(&self, key: ContactKey) -> String {
+        let name = |i: usize| self.system.bodies.get(i).map(|b| b.name.as_str()).unwrap_or("?");
+        let (a, b, f) = key.point_body_first();
+        format!("{}/{}#{}", name(a), name(b), f)
+    }
+
+    /// Mechanical energy T + V_gravity + V_contact, J.
+    pub fn energy(&self) -> f64 {
+        let contacts = detect_contacts(&self.system, &self.system.q, self.settings.margin);
+        self.system.kinetic_energy(&self.system.v)
+            + self.system.potential_energy(&self.system.q)
+            + self.stepper.contact_energy(&contacts, &self.settings)
+    }
+
+    /// Restarts from the scene's initial state.
+    pub fn reset(&mut self) -> Result<()> {
+        let (system, settings, _) = self.scene.build()?;
+        self.system = system;
+        self.settings = settings;
+        self.stepper = self.kind.build();
+        self.last = StepReport {
+            converged: true,
+            ..Default::default()
+        };
+        Ok(())
+    }
+
+    /// Changes a preset parameter; the state (q, v, t) is kept when the body layout allows.
+    pub fn set_parameter(&mut self, name: &str, value: f64) -> Result<()> {
+        let Some((preset, overrides)) = &self.preset else {
+            return Err(Error::field(
+                name,
+                "this simulation comes from a scene file, which has no parameters",
+            ));
+        };
+        let preset = *preset;
+        let mut next = overrides.clone();
+        next.retain(|(n, _)| n != name);
+        next.push((name.to_string(), value));
+        let values = preset.values(&next)?;
+        let scene = preset.scene(&values)?;
+        let (mut system, settings, kind) = scene.build()?;
+        if system.q.len() == self.system.q.len() {
+            system.q = self.system.q.clone();
+            system.v = self.system.v.clone();
+            system.t = self.system.t;
+        }
+        system.pushes = std::mem::take(&mut self.system.pushes);
+        if kind.name() != self.kind.name() {
+            // Keep the user's stepper choice, with the new scene's settings for it.
+            let mut spec = scene.stepper.clone();
+            spec.kind = self.kind.name().into();
+            self.kind = spec.to_kind()?;
+        } else {
+            self.kind = kind;
+        }
+        self.scene = scene;
+        self.system = system;
+        self.settings = settings;
+        self.stepper = self.kind.build();
+        self.preset = Some((preset, next));
+        Ok(())
+    }
+
+    /// Switches to the stepper called `name` (its default settings, the scene's solver).
+    pub fn set_stepper(&mut self, name: &str) -> Result<()> {
+        let mut spec = self.scene.stepper.clone();
+        spec.kind = name.to_string();
+        self.kind = spec.to_kind().map_err(|e| match e {
+            Error::InvalidField { reason, .. } => Error::field("stepper", reason),
+            other => other,
+        })?;
+        self.scene.stepper.kind = name.to_string();
+        self.stepper = self.kind.build();
+        Ok(())
+    }
+
+    /// Sets the LCP solver (`lemke` or `pgs`) and the PGS cap and tolerance.
+    pub fn set_lcp_solver(&mut self, name: &str, max_iterations: usize, tolerance: f64) -> Result<()> {
+        let mut spec = self.scene.stepper.clone();
+        spec.solver = crate::lcp::LcpSolverKind::parse(name)?;
+        spec.pgs_max_iterations = max_iterations;
+        spec.pgs_tolerance = tolerance;
+        self.kind = spec.to_kind()?;
+        self.scene.stepper = spec;
+        self.stepper = self.kind.build();
+        Ok(())
+    }
+
+    /// Sets the time step h, s (1e-7 ≤ h ≤ 0.1).
+    pub fn set_time_step(&mut self, h: f64) -> Result<()> {
+        self.dt = check_range("dt", h, 1e-7, 0.1)?;
+        Ok(())
+    }
+
+    /// Sets a constant push (force through the centre, N, and torque, N·m) on a moving body,
+    /// replacing any earlier push on it; a zero push removes it.
+    pub fn set_push(&mut self, body: &str, force: [f64; 2], torque: f64) -> Result<()> {
+        check_finite("push.force", &force)?;
+        check_finite("push.torque", &[torque])?;
+        let index = self.system.body_index(body).ok_or_else(|| {
+            let names: Vec<&str> = self.system.bodies.iter().map(|b| b.name.as_str()).collect();
+            Error::unknown("body", body, &names)
+        })?;
+        if self.system.bodies[index].is_fixed() {
+            return Err(Error::field("push.body", format!("'{body}' is fixed")));
+        }
+        let pushes = &mut self.system.pushes;
+        pushes.retain(|p| p.body != index);
+        if force != [0.0, 0.0] || torque != 0.0 {
+            pushes.push(AppliedForce {
+                body: index,
+                law: ForceLaw::Constant {
+                    force: glam::DVec2::from(force),
+                    torque,
+                },
+            });
+        }
+        Ok(())
+    }
+}
