@@ -2,7 +2,9 @@
 //!
 //! The CLI, the tests and the wasm bindings all drive this type; it holds no physics of its own.
 
-use crate::contact::{ContactKey, detect_contacts};
+use crate::contact::{Contact, ContactKey, detect_contacts};
+use crate::integrators::acceleration::acceleration_lcp;
+use crate::lcp::Lcp;
 use crate::error::{Error, Result, check_finite, check_range};
 use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
 use crate::model::{AppliedForce, ForceLaw, System};
@@ -196,6 +198,33 @@ impl Simulation {
         self.system.kinetic_energy(&self.system.v)
             + self.system.potential_energy(&self.system.q)
             + self.stepper.contact_energy(&contacts, &self.settings)
+    }
+
+    /// The acceleration-level contact LCP (W, b) over the contacts that are closed now
+    /// (|d| ≤ 1e-9 m, |ḋ| ≤ 1e-9 m/s), in the order of [`Simulation::closed_contact_ids`].
+    pub fn acceleration_lcp(&self) -> Result<Lcp> {
+        let contacts = self.closed_contacts();
+        let refs: Vec<&Contact> = contacts.iter().collect();
+        let f = self
+            .system
+            .generalized_forces(&self.system.q, &self.system.v, self.system.t);
+        let free = self.system.mass().apply_inverse(&f);
+        Ok(acceleration_lcp(&self.system, &refs, &free, None)?.0)
+    }
+
+    /// Ids of the contacts [`Simulation::acceleration_lcp`] is written over.
+    pub fn closed_contact_ids(&self) -> Vec<String> {
+        self.closed_contacts()
+            .iter()
+            .map(|c| self.contact_id(c.key))
+            .collect()
+    }
+
+    fn closed_contacts(&self) -> Vec<Contact> {
+        detect_contacts(&self.system, &self.system.q, self.settings.margin)
+            .into_iter()
+            .filter(|c| c.gap().abs() <= 1e-9 && c.gap_rate(&self.system.v).abs() <= 1e-9)
+            .collect()
     }
 
     /// Restarts from the scene's initial state.

@@ -24,8 +24,8 @@
 //!     v⁺ = v⁻ + M⁻¹ J_Nᵀ P,    0 ≤ P ⟂ J_N v⁺ + e ḋ⁻ ≥ 0   (Newton's law, ḋ⁻ < 0 only),
 //! ```
 //!
-//! an LCP with the same W, solved for all simultaneous impacts at once. Impacts slower than
-//! `rest_velocity` are treated as plastic (e = 0): this ends the infinite sequence of ever
+//! an LCP with the same W, solved for all simultaneous impacts at once. Impacts whose rebound
+//! would be slower than `rest_velocity` are treated as plastic (e = 0): this ends the infinite sequence of ever
 //! shorter bounces (the Zeno accumulation of a bouncing ball) at a time within
 //! 2·rest_velocity/(g(1−e)) of the exact accumulation point.
 
@@ -142,7 +142,9 @@ impl AccelerationStepper {
         let q = DVector::from_iterator(
             pre.len(),
             pre.iter().map(|&u| {
-                let e = if -u > self.settings.rest_velocity { restitution } else { 0.0 };
+                // A rebound slower than rest_velocity is not resolved: the impact is plastic.
+                let rebound = -restitution * u;
+                let e = if rebound > self.settings.rest_velocity { restitution } else { 0.0 };
                 u + e * u.min(0.0)
             }),
         );
@@ -190,19 +192,7 @@ impl AccelerationStepper {
         if active.is_empty() {
             return Ok((free, vec![]));
         }
-        let rows: Vec<_> = active.iter().map(|c| c.normal_row.clone()).collect();
-        let delassus = Delassus::new(system.mass(), rows);
-        let b = DVector::from_iterator(
-            active.len(),
-            active.iter().map(|c| {
-                let mut bi = c.normal_row.dot(&free) + c.normal_velocity_product(system, &system.v);
-                if let Some((alpha, beta)) = self.settings.baumgarte {
-                    bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap();
-                }
-                bi
-            }),
-        );
-        let lcp = Lcp::new(delassus.dense(), b)?;
+        let (lcp, delassus) = acceleration_lcp(system, &active, &free, self.settings.baumgarte)?;
         let sol = self.solve(&lcp);
         check_solution(&sol, "acceleration")?;
         report.iterations += sol.iterations;
@@ -230,10 +220,11 @@ impl AccelerationStepper {
         margin: f64,
         overlapping: &BTreeSet<ContactKey>,
     ) -> Option<f64> {
+        let tol = self.settings.gap_tolerance;
         let closes = |tau: f64| -> bool {
             let (q, _) = advance(system, a, tau);
             detect_contacts(system, &q, margin).iter().any(|c| {
-                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap() < 0.0
+                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap() < -tol
             })
         };
         if !closes(s) {
@@ -253,6 +244,30 @@ impl AccelerationStepper {
         }
         Some(lo)
     }
+}
+
+/// The acceleration-level contact LCP on `contacts`: W = J_N M⁻¹ J_Nᵀ and
+/// b = J_N M⁻¹ f + J̇_N v (+ 2αḋ + β²d), with `free` = M⁻¹ f. Returns the LCP and the
+/// prepared Delassus rows (for M⁻¹ J_Nᵀ N).
+pub fn acceleration_lcp(
+    system: &System,
+    contacts: &[&Contact],
+    free: &DVector<f64>,
+    baumgarte: Option<(f64, f64)>,
+) -> Result<(Lcp, Delassus)> {
+    let rows: Vec<_> = contacts.iter().map(|c| c.normal_row.clone()).collect();
+    let delassus = Delassus::new(system.mass(), rows);
+    let b = DVector::from_iterator(
+        contacts.len(),
+        contacts.iter().map(|c| {
+            let mut bi = c.normal_row.dot(free) + c.normal_velocity_product(system, &system.v);
+            if let Some((alpha, beta)) = baumgarte {
+                bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap();
+            }
+            bi
+        }),
+    );
+    Ok((Lcp::new(delassus.dense(), b)?, delassus))
 }
 
 /// (q, v) after holding acceleration `a` for `tau` seconds.
@@ -325,9 +340,10 @@ impl AccelerationStepper {
             self.refresh_active(&contacts, &system.v);
             let (a, forces) = self.smooth_acceleration(system, &contacts, &mut report)?;
             // Contacts already overlapping at the start are not new events.
+            let tol = self.settings.gap_tolerance;
             let overlapping: BTreeSet<ContactKey> = contacts
                 .iter()
-                .filter(|c| c.gap() <= 0.0)
+                .filter(|c| c.gap() < -tol)
                 .map(|c| c.key)
                 .collect();
             let event = if report.events < self.settings.max_events {
