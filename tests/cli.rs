@@ -1,0 +1,127 @@
+//! The CLI's exact forms: presets, run (jsonl, csv), lcp, and exit status 2 on bad input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn contactlab(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn presets_lists_every_preset_with_its_parameters() {
+    let (code, out, _) = contactlab(&["presets"], None);
+    assert_eq!(code, 0);
+    for name in ["block-pull", "coupled-pair", "penalty-block", "bouncing-ball", "load-cell"] {
+        assert!(out.contains(name), "missing {name}");
+    }
+    assert!(out.contains("--set u=") && out.contains("[N]"));
+}
+
+#[test]
+fn run_prints_one_json_object_per_recorded_step() {
+    let (code, out, err) = contactlab(
+        &["run", "block-pull", "--set", "u=5", "--duration", "0.01", "--every", "5"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert!((v["t"].as_f64().unwrap() - 0.01).abs() < 1e-12);
+    assert_eq!(v["bodies"][0]["q"].as_array().unwrap().len(), 3);
+    assert_eq!(v["bodies"][0]["v"].as_array().unwrap().len(), 3);
+    let c = &v["contacts"][0];
+    for key in ["gap", "gap_rate", "normal", "friction"] {
+        assert!(c[key].is_f64(), "{key}");
+    }
+    assert_eq!(c["state"], "loaded");
+    assert!((c["normal"].as_f64().unwrap() - 14.62).abs() < 1e-9);
+    assert!(v["energy"].is_f64());
+}
+
+#[test]
+fn run_takes_stepper_dt_and_csv() {
+    let (code, out, err) = contactlab(
+        &["run", "bouncing-ball", "--stepper", "moreau-jean", "--dt", "0.002", "--duration", "0.01", "--format", "csv"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("t [s],ball.x [m]"), "{header}");
+    assert!(header.contains("ball/floor#0.gap [m]") && header.contains("normal [N]"));
+    assert_eq!(lines.count(), 5);
+}
+
+#[test]
+fn lcp_solves_the_seed_problem_from_stdin() {
+    let input = r#"{"W": [[2, 1], [1, 2]], "b": [-3, -3]}"#;
+    let (code, out, _) = contactlab(&["lcp", "-"], Some(input));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "solved");
+    for i in 0..2 {
+        assert!((v["z"][i].as_f64().unwrap() - 1.0).abs() < 1e-12);
+        assert!(v["w"][i].as_f64().unwrap().abs() < 1e-12);
+    }
+    assert!(v["residual"].as_f64().unwrap() < 1e-12);
+    assert!(v["iterations"].as_u64().is_some());
+    let input = r#"{"W": [[1001, -1000], [-1000, 1000.001]], "b": [-9.81, 0], "solver": "pgs"}"#;
+    let (_, out, _) = contactlab(&["lcp", "-"], Some(input));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "not_converged");
+    let input = r#"{"W": [[-1]], "b": [-1]}"#;
+    let (_, out, _) = contactlab(&["lcp", "-"], Some(input));
+    assert!(out.contains("\"no_solution\""), "{out}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["fly"],
+        &["run"],
+        &["run", "no-such-preset"],
+        &["run", "block-pull", "--set", "u"],
+        &["run", "block-pull", "--set", "u=abc"],
+        &["run", "block-pull", "--set", "u=1e9"],
+        &["run", "block-pull", "--set", "zeta=1"],
+        &["run", "block-pull", "--stepper", "rk4"],
+        &["run", "block-pull", "--dt", "0"],
+        &["run", "block-pull", "--dt", "nan"],
+        &["run", "block-pull", "--every", "0"],
+        &["run", "block-pull", "--format", "xml"],
+        &["run", "block-pull", "--duration", "-1"],
+        &["run", "block-pull", "--frobnicate"],
+        &["run", "missing.json"],
+        &["lcp"],
+        &["lcp", "missing.json"],
+    ];
+    for args in cases {
+        let (code, out, err) = contactlab(args, None);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    for input in ["{", r#"{"W": [[1, 2]], "b": [1]}"#, r#"{"W": [[1]], "b": [1, 2]}"#, r#"{"W": [[1]], "b": [1], "solver": "x"}"#] {
+        let (code, _, err) = contactlab(&["lcp", "-"], Some(input));
+        assert_eq!(code, 2, "{input}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1);
+    }
+}
