@@ -1,5 +1,96 @@
-//! `contactlab bench`: step cost per preset and Lemke against PGS on contact LCPs of growing size.
+//! `contactlab bench`: step cost per preset, and Lemke against PGS on contact LCPs of growing size.
+//!
+//! Figures are wall-clock on a shared machine: compare the ratios printed in one run, not
+//! absolute numbers across runs.
 
-pub fn run(_quick: bool) -> String {
-    String::new()
+use std::time::{Duration, Instant};
+
+use contactlab::lcp::{Lcp, PgsOptions, solve_lemke, solve_pgs};
+use contactlab::scene::Scene;
+use contactlab::{Simulation, presets};
+
+/// Runs `f` repeatedly for at least `budget`; returns the mean seconds per call.
+fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut calls = 0u64;
+    while calls == 0 || start.elapsed() < budget {
+        f();
+        calls += 1;
+    }
+    start.elapsed().as_secs_f64() / calls as f64
+}
+
+/// A row of `disks` touching disks on the floor, pushed from the left: 2·disks − 1 coupled contacts.
+fn disk_row_lcp(disks: usize) -> Lcp {
+    let r = 0.05;
+    let mut bodies = vec![serde_json::json!({"name": "floor", "fixed": true, "shape": {"type": "half_plane"}})];
+    for i in 0..disks {
+        bodies.push(serde_json::json!({
+            "name": format!("d{i}"), "mass": 1.0 + (i % 3) as f64,
+            "position": [2.0 * r * i as f64, r], "shape": {"type": "disk", "radius": r}
+        }));
+    }
+    let scene = serde_json::json!({
+        "bodies": bodies,
+        "forces": [{"type": "constant", "body": "d0", "force": [50.0, 0.0]}],
+        "contact_margin": 1e-6
+    });
+    let scene = Scene::from_json(&scene.to_string()).expect("bench scene is valid");
+    Simulation::from_scene(scene)
+        .and_then(|s| s.acceleration_lcp())
+        .expect("bench LCP builds")
+}
+
+/// The benchmark report as text (Markdown tables).
+pub fn run(quick: bool) -> String {
+    let budget = Duration::from_millis(if quick { 50 } else { 400 });
+    let mut out = String::from("## Step cost per preset (default stepper and time step)\n\n");
+    out.push_str("| preset | stepper | h [s] | µs/step | steps/s |\n|---|---|---|---|---|\n");
+    for preset in presets::all() {
+        let Ok(mut sim) = Simulation::from_preset(preset.name, &[]) else {
+            continue;
+        };
+        let fresh = |sim: &mut Simulation| {
+            if sim.step().is_err() || sim.time() > sim.scene().duration {
+                let _ = sim.reset();
+            }
+        };
+        let per_step = time_per_call(budget, || fresh(&mut sim));
+        out.push_str(&format!(
+            "| {} | {} | {} | {:.2} | {:.0} |\n",
+            preset.name,
+            sim.stepper_name(),
+            sim.time_step(),
+            per_step * 1e6,
+            1.0 / per_step
+        ));
+    }
+    out.push_str("\n## Lemke against PGS on a row of touching disks\n\n");
+    out.push_str("| contacts | Lemke µs | Lemke pivots | PGS µs | PGS sweeps | PGS status | PGS/Lemke time |\n|---|---|---|---|---|---|---|\n");
+    let pgs = PgsOptions {
+        max_iterations: 100_000,
+        tolerance: 1e-10,
+    };
+    for disks in [5, 50] {
+        let lcp = disk_row_lcp(disks);
+        let lemke = solve_lemke(&lcp);
+        let iterative = solve_pgs(&lcp, &pgs);
+        let t_lemke = time_per_call(budget, || {
+            std::hint::black_box(solve_lemke(&lcp));
+        });
+        let t_pgs = time_per_call(budget, || {
+            std::hint::black_box(solve_pgs(&lcp, &pgs));
+        });
+        out.push_str(&format!(
+            "| {} | {:.1} | {} | {:.1} | {} | {:?} | {:.2} |\n",
+            lcp.len(),
+            t_lemke * 1e6,
+            lemke.iterations,
+            t_pgs * 1e6,
+            iterative.iterations,
+            iterative.status,
+            t_pgs / t_lemke
+        ));
+    }
+    out
 }

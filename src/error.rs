@@ -66,7 +66,10 @@ impl From<serde_json::Error> for Error {
 /// Checks that `value` is finite and inside `[min, max]`; the error names `field` and the range.
 pub fn check_range(field: &str, value: f64, min: f64, max: f64) -> Result<f64> {
     if !value.is_finite() {
-        return Err(Error::field(field, format!("must be a finite number, got {value}")));
+        return Err(Error::field(
+            field,
+            format!("must be a finite number, got {value}"),
+        ));
     }
     if value < min || value > max {
         return Err(Error::field(

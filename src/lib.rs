@@ -27,8 +27,8 @@ pub mod model;
 
 pub use error::{Error, Result};
 pub mod integrators;
-pub mod scene;
 pub mod presets;
+pub mod scene;
 pub mod simulation;
 pub mod trace;
 

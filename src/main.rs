@@ -38,7 +38,9 @@ fn dispatch(args: &[String]) -> Result<String, String> {
         Some("lcp") => solve_lcp(&args[1..]),
         Some("bench") => Ok(bench::run(args.iter().any(|a| a == "--quick"))),
         Some("-h") | Some("--help") | Some("help") => Ok(format!("{USAGE}\n")),
-        Some(other) => Err(format!("unknown command '{other}'; commands: presets, run, lcp, bench")),
+        Some(other) => Err(format!(
+            "unknown command '{other}'; commands: presets, run, lcp, bench"
+        )),
         None => Err("no command given; commands: presets, run, lcp, bench (see --help)".into()),
     }
 }
@@ -93,7 +95,8 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
                 let (k, v) = kv
                     .split_once('=')
                     .ok_or_else(|| format!("--set {kv}: expected NAME=VALUE"))?;
-                o.sets.push((k.to_string(), number(&format!("--set {k}"), v)?));
+                o.sets
+                    .push((k.to_string(), number(&format!("--set {k}"), v)?));
             }
             "--stepper" => o.stepper = Some(value("--stepper")?),
             "--solver" => o.solver = Some(value("--solver")?),
@@ -218,11 +221,17 @@ fn solve_lcp(args: &[String]) -> Result<String, String> {
     };
     let defaults = PgsOptions::default();
     let options = PgsOptions {
-        max_iterations: input.max_iterations.unwrap_or(defaults.max_iterations).max(1),
+        max_iterations: input
+            .max_iterations
+            .unwrap_or(defaults.max_iterations)
+            .max(1),
         tolerance: input.tolerance.unwrap_or(defaults.tolerance),
     };
     if !(0.0..=1.0).contains(&options.tolerance) {
-        return Err(format!("tolerance: must be in [0, 1], got {}", options.tolerance));
+        return Err(format!(
+            "tolerance: must be in [0, 1], got {}",
+            options.tolerance
+        ));
     }
     let solution = lcp::solve(&problem, kind, &options);
     Ok(format!(

@@ -81,8 +81,11 @@ impl Values {
 impl Preset {
     /// Default values with `overrides` applied; unknown names and out-of-range values are errors.
     pub fn values(&self, overrides: &[(String, f64)]) -> Result<Values> {
-        let mut entries: Vec<(&'static str, f64)> =
-            self.parameters.iter().map(|p| (p.name, p.default)).collect();
+        let mut entries: Vec<(&'static str, f64)> = self
+            .parameters
+            .iter()
+            .map(|p| (p.name, p.default))
+            .collect();
         for (name, value) in overrides {
             let Some(param) = self.parameters.iter().find(|p| p.name == name) else {
                 let known: Vec<&str> = self.parameters.iter().map(|p| p.name).collect();
@@ -130,7 +133,14 @@ static PRESETS: &[Preset] = &[
             p("m", "block mass", "kg", 0.1, 20.0, 2.0),
             p("u", "upward pull", "N", 0.0, 100.0, 5.0),
             p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
-            p("k", "penalty stiffness (penalty steppers)", "N/m", 1e3, 1e8, 1e5),
+            p(
+                "k",
+                "penalty stiffness (penalty steppers)",
+                "N/m",
+                1e3,
+                1e8,
+                1e5,
+            ),
         ],
         build: block_pull,
     },
@@ -161,7 +171,14 @@ static PRESETS: &[Preset] = &[
         description: "Ball dropped on the floor with restitution e: rebounds e times slower each time, impacts accumulate at t∞, then it rests with N = mg.",
         parameters: &[
             p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.5),
-            p("height", "drop height (gap at release)", "m", 0.001, 10.0, 1.0),
+            p(
+                "height",
+                "drop height (gap at release)",
+                "m",
+                0.001,
+                10.0,
+                1.0,
+            ),
             p("m", "ball mass", "kg", 0.01, 100.0, 1.0),
             p("R", "ball radius", "m", 0.005, 1.0, 0.05),
         ],
@@ -191,7 +208,14 @@ static PRESETS: &[Preset] = &[
         description: "A frictionless disk slides off the top of a fixed disk; the contact point moves, so acceleration-level contact drifts unless Baumgarte feedback is on. It leaves at cos φ = 2/3.",
         parameters: &[
             p("phi0", "start angle from the top", "rad", 0.0, 1.0, 0.05),
-            p("baumgarte", "Baumgarte rate β (α = β), 0 = off", "1/s", 0.0, 1e4, 0.0),
+            p(
+                "baumgarte",
+                "Baumgarte rate β (α = β), 0 = off",
+                "1/s",
+                0.0,
+                1e4,
+                0.0,
+            ),
             p("R", "fixed disk radius", "m", 0.05, 5.0, 0.5),
             p("r", "sliding disk radius", "m", 0.01, 1.0, 0.1),
         ],
@@ -313,7 +337,12 @@ fn bouncing_ball(v: &Values) -> Scene {
         9.81,
         vec![
             floor(),
-            moving("ball", v.get("m"), [0.0, v.get("height") + r], ShapeSpec::Disk { radius: r }),
+            moving(
+                "ball",
+                v.get("m"),
+                [0.0, v.get("height") + r],
+                ShapeSpec::Disk { radius: r },
+            ),
         ],
         vec![],
     );

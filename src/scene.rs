@@ -6,9 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::contact::ContactMaterial;
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, check_range};
 use crate::geometry::Shape;
-use crate::integrators::{
-    AccelerationSettings, ContactSettings, MoreauJeanSettings, StepperKind,
-};
+use crate::integrators::{AccelerationSettings, ContactSettings, MoreauJeanSettings, StepperKind};
 use crate::lcp::{LcpSolverKind, PgsOptions};
 use crate::model::{AppliedForce, Body, BodyKind, ForceLaw, Pose, System};
 
@@ -241,7 +239,10 @@ impl Scene {
             return Err(Error::field("bodies", "must list at least one body"));
         }
         if self.bodies.iter().all(|b| b.fixed) {
-            return Err(Error::field("bodies", "at least one body must move (fixed: false)"));
+            return Err(Error::field(
+                "bodies",
+                "at least one body must move (fixed: false)",
+            ));
         }
         for (i, b) in self.bodies.iter().enumerate() {
             let path = format!("bodies[{i}]");
@@ -251,7 +252,10 @@ impl Scene {
             if self.bodies[..i].iter().any(|o| o.name == b.name) {
                 return Err(Error::field(
                     format!("{path}.name"),
-                    format!("'{}' is used by an earlier body; names must be unique", b.name),
+                    format!(
+                        "'{}' is used by an earlier body; names must be unique",
+                        b.name
+                    ),
                 ));
             }
             b.validate(&path)?;
@@ -259,7 +263,11 @@ impl Scene {
         for (i, f) in self.forces.iter().enumerate() {
             let path = format!("forces[{i}]");
             let body = match f {
-                ForceSpec::Constant { body, force, torque } => {
+                ForceSpec::Constant {
+                    body,
+                    force,
+                    torque,
+                } => {
                     check_finite(&format!("{path}.force"), force)?;
                     check_finite(&format!("{path}.torque"), &[*torque])?;
                     body
@@ -307,7 +315,11 @@ impl Scene {
             .iter()
             .map(|f| {
                 let (name, law) = match f {
-                    ForceSpec::Constant { body, force, torque } => (
+                    ForceSpec::Constant {
+                        body,
+                        force,
+                        torque,
+                    } => (
                         body,
                         ForceLaw::Constant {
                             force: DVec2::from(*force),
@@ -346,7 +358,10 @@ impl BodySpec {
         check_finite(&format!("{path}.position"), &self.position)?;
         check_finite(&format!("{path}.angle"), &[self.angle])?;
         check_finite(&format!("{path}.velocity"), &self.velocity)?;
-        check_finite(&format!("{path}.angular_velocity"), &[self.angular_velocity])?;
+        check_finite(
+            &format!("{path}.angular_velocity"),
+            &[self.angular_velocity],
+        )?;
         for (k, p) in self.contact_points.iter().enumerate() {
             check_finite(&format!("{path}.contact_points[{k}]"), p)?;
         }
@@ -377,7 +392,10 @@ impl BodySpec {
             return Ok(());
         }
         let mass = self.mass.ok_or_else(|| {
-            Error::field(format!("{path}.mass"), "is required for a moving body (kg, > 0)")
+            Error::field(
+                format!("{path}.mass"),
+                "is required for a moving body (kg, > 0)",
+            )
         })?;
         check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
         check_positive(&format!("{path}.mass"), mass)?;
@@ -424,7 +442,11 @@ impl BodySpec {
             name: self.name.clone(),
             kind,
             shape: self.shape(),
-            contact_points: self.contact_points.iter().map(|p| DVec2::from(*p)).collect(),
+            contact_points: self
+                .contact_points
+                .iter()
+                .map(|p| DVec2::from(*p))
+                .collect(),
             dof_offset: 0,
         }
     }

@@ -3,10 +3,10 @@
 //! The CLI, the tests and the wasm bindings all drive this type; it holds no physics of its own.
 
 use crate::contact::{Contact, ContactKey, detect_contacts};
-use crate::integrators::acceleration::acceleration_lcp;
-use crate::lcp::Lcp;
 use crate::error::{Error, Result, check_finite, check_range};
+use crate::integrators::acceleration::acceleration_lcp;
 use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
+use crate::lcp::Lcp;
 use crate::model::{AppliedForce, ForceLaw, System};
 use crate::presets::{self, Preset};
 use crate::scene::Scene;
@@ -108,8 +108,16 @@ impl Simulation {
 
     /// Advances one step of h. On error nothing changes.
     pub fn step(&mut self) -> Result<&StepReport> {
-        let report = self.stepper.step(&mut self.system, &self.settings, self.dt)?;
-        if self.system.q.iter().chain(self.system.v.iter()).any(|x| !x.is_finite()) {
+        let report = self
+            .stepper
+            .step(&mut self.system, &self.settings, self.dt)?;
+        if self
+            .system
+            .q
+            .iter()
+            .chain(self.system.v.iter())
+            .any(|x| !x.is_finite())
+        {
             return Err(Error::Solver(
                 "the state became non-finite (an unstable time step?); reset to continue".into(),
             ));
@@ -187,7 +195,13 @@ impl Simulation {
 
     /// `A/B#feature` with the bodies' names, the point body A first.
     pub fn contact_id(&self, key: ContactKey) -> String {
-        let name = |i: usize| self.system.bodies.get(i).map(|b| b.name.as_str()).unwrap_or("?");
+        let name = |i: usize| {
+            self.system
+                .bodies
+                .get(i)
+                .map(|b| b.name.as_str())
+                .unwrap_or("?")
+        };
         let (a, b, f) = key.point_body_first();
         format!("{}/{}#{}", name(a), name(b), f)
     }
@@ -291,7 +305,12 @@ impl Simulation {
     }
 
     /// Sets the LCP solver (`lemke` or `pgs`) and the PGS cap and tolerance.
-    pub fn set_lcp_solver(&mut self, name: &str, max_iterations: usize, tolerance: f64) -> Result<()> {
+    pub fn set_lcp_solver(
+        &mut self,
+        name: &str,
+        max_iterations: usize,
+        tolerance: f64,
+    ) -> Result<()> {
         let mut spec = self.scene.stepper.clone();
         spec.solver = crate::lcp::LcpSolverKind::parse(name)?;
         spec.pgs_max_iterations = max_iterations;

@@ -83,12 +83,26 @@ impl Trace {
         }
         let mut out = String::from("t [s]");
         for b in &self.body_names {
-            for col in ["x [m]", "y [m]", "theta [rad]", "vx [m/s]", "vy [m/s]", "omega [rad/s]"] {
+            for col in [
+                "x [m]",
+                "y [m]",
+                "theta [rad]",
+                "vx [m/s]",
+                "vy [m/s]",
+                "omega [rad/s]",
+            ] {
                 let _ = write!(out, ",{b}.{col}");
             }
         }
         for id in &ids {
-            for col in ["gap [m]", "gap_rate [m/s]", "normal [N]", "impulse [N s]", "friction [N]", "state"] {
+            for col in [
+                "gap [m]",
+                "gap_rate [m/s]",
+                "normal [N]",
+                "impulse [N s]",
+                "friction [N]",
+                "state",
+            ] {
                 let _ = write!(out, ",{id}.{col}");
             }
         }

@@ -1,4 +1,5 @@
 //! Every kind of bad scene or parameter gets an error naming the field, never a panic.
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::{Error, Simulation};
 
@@ -33,30 +34,103 @@ fn the_good_scene_is_accepted() {
 #[test]
 fn each_bad_field_is_named_with_its_range() {
     let cases: Vec<(String, &str)> = vec![
-        (edit(|v| v["bodies"][1]["mass"] = (-1.0).into()), "bodies[1].mass"),
-        (edit(|v| v["bodies"][1]["mass"] = 0.0.into()), "bodies[1].mass"),
-        (edit(|v| v["bodies"][1].as_object_mut().unwrap().remove("mass").map(|_| ()).unwrap()), "bodies[1].mass"),
-        (edit(|v| v["bodies"][1]["inertia"] = (-0.5).into()), "bodies[1].inertia"),
-        (edit(|v| v["bodies"][1]["shape"]["width"] = 0.0.into()), "bodies[1].shape.width"),
-        (edit(|v| v["bodies"][1]["shape"] = serde_json::json!({"type": "disk", "radius": -1})), "bodies[1].shape.radius"),
-        (edit(|v| v["bodies"][0]["fixed"] = false.into()), "bodies[0].shape"),
-        (edit(|v| v["bodies"][0]["mass"] = 1.0.into()), "bodies[0].mass"),
-        (edit(|v| v["bodies"][1]["name"] = "floor".into()), "bodies[1].name"),
+        (
+            edit(|v| v["bodies"][1]["mass"] = (-1.0).into()),
+            "bodies[1].mass",
+        ),
+        (
+            edit(|v| v["bodies"][1]["mass"] = 0.0.into()),
+            "bodies[1].mass",
+        ),
+        (
+            edit(|v| {
+                v["bodies"][1]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("mass")
+                    .map(|_| ())
+                    .unwrap()
+            }),
+            "bodies[1].mass",
+        ),
+        (
+            edit(|v| v["bodies"][1]["inertia"] = (-0.5).into()),
+            "bodies[1].inertia",
+        ),
+        (
+            edit(|v| v["bodies"][1]["shape"]["width"] = 0.0.into()),
+            "bodies[1].shape.width",
+        ),
+        (
+            edit(|v| v["bodies"][1]["shape"] = serde_json::json!({"type": "disk", "radius": -1})),
+            "bodies[1].shape.radius",
+        ),
+        (
+            edit(|v| v["bodies"][0]["fixed"] = false.into()),
+            "bodies[0].shape",
+        ),
+        (
+            edit(|v| v["bodies"][0]["mass"] = 1.0.into()),
+            "bodies[0].mass",
+        ),
+        (
+            edit(|v| v["bodies"][1]["name"] = "floor".into()),
+            "bodies[1].name",
+        ),
         (edit(|v| v["bodies"] = serde_json::json!([])), "bodies"),
-        (edit(|v| v["forces"][0]["body"] = "ghost".into()), "forces[0].body"),
-        (edit(|v| v["forces"][0]["body"] = "floor".into()), "forces[0].body"),
-        (edit(|v| v["stepper"] = serde_json::json!({"dt": 0.0})), "stepper.dt"),
-        (edit(|v| v["stepper"] = serde_json::json!({"dt": -1e-3})), "stepper.dt"),
-        (edit(|v| v["stepper"] = serde_json::json!({"kind": "verlet"})), "stepper.kind"),
-        (edit(|v| v["stepper"] = serde_json::json!({"solver": "simplex"})), "JSON"),
-        (edit(|v| v["stepper"] = serde_json::json!({"pgs_max_iterations": 0})), "stepper.pgs_max_iterations"),
-        (edit(|v| v["material"] = serde_json::json!({"restitution": 1.5})), "material.restitution"),
-        (edit(|v| v["material"] = serde_json::json!({"friction": -0.1})), "material.friction"),
-        (edit(|v| v["material"] = serde_json::json!({"stiffness": 0})), "material.stiffness"),
-        (edit(|v| v["contact_margin"] = (-1.0).into()), "contact_margin"),
+        (
+            edit(|v| v["forces"][0]["body"] = "ghost".into()),
+            "forces[0].body",
+        ),
+        (
+            edit(|v| v["forces"][0]["body"] = "floor".into()),
+            "forces[0].body",
+        ),
+        (
+            edit(|v| v["stepper"] = serde_json::json!({"dt": 0.0})),
+            "stepper.dt",
+        ),
+        (
+            edit(|v| v["stepper"] = serde_json::json!({"dt": -1e-3})),
+            "stepper.dt",
+        ),
+        (
+            edit(|v| v["stepper"] = serde_json::json!({"kind": "verlet"})),
+            "stepper.kind",
+        ),
+        (
+            edit(|v| v["stepper"] = serde_json::json!({"solver": "simplex"})),
+            "JSON",
+        ),
+        (
+            edit(|v| v["stepper"] = serde_json::json!({"pgs_max_iterations": 0})),
+            "stepper.pgs_max_iterations",
+        ),
+        (
+            edit(|v| v["material"] = serde_json::json!({"restitution": 1.5})),
+            "material.restitution",
+        ),
+        (
+            edit(|v| v["material"] = serde_json::json!({"friction": -0.1})),
+            "material.friction",
+        ),
+        (
+            edit(|v| v["material"] = serde_json::json!({"stiffness": 0})),
+            "material.stiffness",
+        ),
+        (
+            edit(|v| v["contact_margin"] = (-1.0).into()),
+            "contact_margin",
+        ),
         (edit(|v| v["duration"] = (-1.0).into()), "duration"),
-        (edit(|v| v["bodies"][1]["mas"] = 2.0.into()), "unknown field `mas`"),
-        (edit(|v| v["bodies"][1]["shape"]["type"] = "triangle".into()), "unknown variant `triangle`"),
+        (
+            edit(|v| v["bodies"][1]["mas"] = 2.0.into()),
+            "unknown field `mas`",
+        ),
+        (
+            edit(|v| v["bodies"][1]["shape"]["type"] = "triangle".into()),
+            "unknown variant `triangle`",
+        ),
         ("{ not json".to_string(), "JSON"),
         ("NaN".to_string(), "JSON"),
         (GOOD.replace("[0, 0.05]", "[1e400, 0.05]"), "JSON"),
@@ -69,7 +143,9 @@ fn each_bad_field_is_named_with_its_range() {
 
 #[test]
 fn range_errors_say_what_is_allowed() {
-    let message = error_of(&edit(|v| v["material"] = serde_json::json!({"restitution": 2})));
+    let message = error_of(&edit(|v| {
+        v["material"] = serde_json::json!({"restitution": 2})
+    }));
     assert!(message.contains("[0, 1]"), "{message}");
 }
 
@@ -78,11 +154,20 @@ fn preset_and_parameter_errors() {
     let e = Simulation::from_preset("no-such", &[]).err().unwrap();
     assert!(matches!(e, Error::Unknown { .. }));
     assert!(e.to_string().contains("block-pull"), "{e}");
-    let e = Simulation::from_preset("block-pull", &[("mass".into(), 1.0)]).err().unwrap();
-    assert!(e.to_string().contains("unknown parameter 'mass'") && e.to_string().contains("m, u, g, k"), "{e}");
-    let e = Simulation::from_preset("block-pull", &[("m".into(), -2.0)]).err().unwrap();
+    let e = Simulation::from_preset("block-pull", &[("mass".into(), 1.0)])
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string().contains("unknown parameter 'mass'") && e.to_string().contains("m, u, g, k"),
+        "{e}"
+    );
+    let e = Simulation::from_preset("block-pull", &[("m".into(), -2.0)])
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("[0.1, 20]"), "{e}");
-    let e = Simulation::from_preset("block-pull", &[("u".into(), f64::NAN)]).err().unwrap();
+    let e = Simulation::from_preset("block-pull", &[("u".into(), f64::NAN)])
+        .err()
+        .unwrap();
     assert!(e.to_string().contains("finite"), "{e}");
 }
 
@@ -93,7 +178,12 @@ fn a_running_simulation_refuses_bad_settings_and_keeps_working() {
     let before = sim.sample();
     assert!(sim.set_time_step(0.0).is_err());
     assert!(sim.set_time_step(f64::NAN).is_err());
-    assert!(sim.set_stepper("rk4").unwrap_err().to_string().contains("moreau-jean"));
+    assert!(
+        sim.set_stepper("rk4")
+            .unwrap_err()
+            .to_string()
+            .contains("moreau-jean")
+    );
     assert!(sim.set_parameter("u", 1e9).is_err());
     assert!(sim.set_parameter("zeta", 1.0).is_err());
     assert!(sim.set_push("ghost", [0.0, 1.0], 0.0).is_err());
@@ -116,7 +206,13 @@ fn an_unstable_step_never_hands_out_nan() {
         match sim.step() {
             Ok(_) => {
                 let s = sim.sample();
-                assert!(s.bodies[0].q.iter().chain(&s.bodies[0].v).all(|x| x.is_finite()));
+                assert!(
+                    s.bodies[0]
+                        .q
+                        .iter()
+                        .chain(&s.bodies[0].v)
+                        .all(|x| x.is_finite())
+                );
                 assert!(s.energy.is_finite());
             }
             Err(e) => {

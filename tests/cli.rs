@@ -1,4 +1,5 @@
 //! The CLI's exact forms: presets, run (jsonl, csv), lcp, and exit status 2 on bad input.
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -12,7 +13,12 @@ fn contactlab(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .spawn()
         .unwrap();
     if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
     drop(child.stdin.take());
     let out = child.wait_with_output().unwrap();
@@ -27,7 +33,13 @@ fn contactlab(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
 fn presets_lists_every_preset_with_its_parameters() {
     let (code, out, _) = contactlab(&["presets"], None);
     assert_eq!(code, 0);
-    for name in ["block-pull", "coupled-pair", "penalty-block", "bouncing-ball", "load-cell"] {
+    for name in [
+        "block-pull",
+        "coupled-pair",
+        "penalty-block",
+        "bouncing-ball",
+        "load-cell",
+    ] {
         assert!(out.contains(name), "missing {name}");
     }
     assert!(out.contains("--set u=") && out.contains("[N]"));
@@ -36,7 +48,16 @@ fn presets_lists_every_preset_with_its_parameters() {
 #[test]
 fn run_prints_one_json_object_per_recorded_step() {
     let (code, out, err) = contactlab(
-        &["run", "block-pull", "--set", "u=5", "--duration", "0.01", "--every", "5"],
+        &[
+            "run",
+            "block-pull",
+            "--set",
+            "u=5",
+            "--duration",
+            "0.01",
+            "--every",
+            "5",
+        ],
         None,
     );
     assert_eq!(code, 0, "{err}");
@@ -58,7 +79,18 @@ fn run_prints_one_json_object_per_recorded_step() {
 #[test]
 fn run_takes_stepper_dt_and_csv() {
     let (code, out, err) = contactlab(
-        &["run", "bouncing-ball", "--stepper", "moreau-jean", "--dt", "0.002", "--duration", "0.01", "--format", "csv"],
+        &[
+            "run",
+            "bouncing-ball",
+            "--stepper",
+            "moreau-jean",
+            "--dt",
+            "0.002",
+            "--duration",
+            "0.01",
+            "--format",
+            "csv",
+        ],
         None,
     );
     assert_eq!(code, 0, "{err}");
@@ -119,7 +151,12 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    for input in ["{", r#"{"W": [[1, 2]], "b": [1]}"#, r#"{"W": [[1]], "b": [1, 2]}"#, r#"{"W": [[1]], "b": [1], "solver": "x"}"#] {
+    for input in [
+        "{",
+        r#"{"W": [[1, 2]], "b": [1]}"#,
+        r#"{"W": [[1]], "b": [1, 2]}"#,
+        r#"{"W": [[1]], "b": [1], "solver": "x"}"#,
+    ] {
         let (code, _, err) = contactlab(&["lcp", "-"], Some(input));
         assert_eq!(code, 2, "{input}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1);

@@ -1,4 +1,5 @@
 //! Drift of acceleration-level contact on a moving contact point, and what stabilises it.
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 //!
 //! A frictionless disk slides off a fixed disk (preset `disk-over-disk`). The contact point
 //! travels round the support, so holding the acceleration constant over a step leaves the
@@ -19,7 +20,9 @@ fn run(overrides: &[(&str, f64)], stepper: &str) -> (f64, f64) {
     let mut worst = 0.0f64;
     let mut leave_angle = f64::NAN;
     for s in &trace.samples {
-        let Some(c) = s.contacts.first() else { continue };
+        let Some(c) = s.contacts.first() else {
+            continue;
+        };
         let q = &s.bodies[0].q;
         if c.state.label() == "loaded" {
             worst = worst.max(c.gap.abs());

@@ -1,4 +1,5 @@
 //! Impacts through the public API: the bouncing ball (I1) and the limits e = 0, e = 1 (I2).
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;
 use contactlab::trace::Trace;
@@ -6,9 +7,11 @@ use contactlab::trace::Trace;
 const G: f64 = 9.81;
 
 fn ball(e: f64, height: f64, stepper: &str, duration: f64) -> (Simulation, Trace) {
-    let mut sim =
-        Simulation::from_preset("bouncing-ball", &[("e".into(), e), ("height".into(), height)])
-            .unwrap();
+    let mut sim = Simulation::from_preset(
+        "bouncing-ball",
+        &[("e".into(), e), ("height".into(), height)],
+    )
+    .unwrap();
     sim.set_stepper(stepper).unwrap();
     let steps = sim.steps_for(duration);
     let trace = sim.run(steps, 1).unwrap();
@@ -32,10 +35,17 @@ fn i1_first_impact_time_and_speed() {
     let t0 = (2.0 * h_drop / G).sqrt();
     let v0 = (2.0 * G * h_drop).sqrt();
     // The step ending at s.t contains the impact; after it the ball rises at e·v0 − g(t − t_impact).
-    assert!(s.t - h < t0 && t0 <= s.t, "impact step ends at {} but t0 = {t0}", s.t);
+    assert!(
+        s.t - h < t0 && t0 <= s.t,
+        "impact step ends at {} but t0 = {t0}",
+        s.t
+    );
     let vy = s.bodies[0].v[1];
     let t_impact = s.t - (e * v0 - vy) / G;
-    assert!((t_impact - t0).abs() < 1e-9, "impact at {t_impact}, expected {t0}");
+    assert!(
+        (t_impact - t0).abs() < 1e-9,
+        "impact at {t_impact}, expected {t0}"
+    );
     // Impulse P = m (1 + e) v0 for m = 1 kg.
     let p = s.contacts[0].impulse;
     assert!((p - (1.0 + e) * v0).abs() < 1e-6 * v0, "impulse {p}");
@@ -54,7 +64,10 @@ fn i1_rebound_heights_shrink_by_e_squared() {
             .fold(f64::MIN, f64::max);
         let expected = h_drop * e.powi(2 * bounce as i32);
         // Sampled every step, the apex is missed by at most g h²/8 ≈ 1.2e-6 m.
-        assert!((apex - expected).abs() < 2e-6, "bounce {bounce}: apex {apex}, expected {expected}");
+        assert!(
+            (apex - expected).abs() < 2e-6,
+            "bounce {bounce}: apex {apex}, expected {expected}"
+        );
     }
 }
 
@@ -68,13 +81,26 @@ fn i1_impacts_accumulate_then_the_ball_rests_with_n_equal_mg() {
     let t_inf = t0 + 2.0 * e * v0 / (G * (1.0 - e));
     let last = *impact_steps(&trace).last().unwrap();
     let t_last = trace.samples[last].t;
-    assert!((t_last - t_inf).abs() <= 2.0 * h, "last impact at {t_last}, t∞ = {t_inf}");
+    assert!(
+        (t_last - t_inf).abs() <= 2.0 * h,
+        "last impact at {t_last}, t∞ = {t_inf}"
+    );
     for s in &trace.samples {
-        assert!(s.contacts[0].gap >= -1e-9, "penetration {} at t = {}", s.contacts[0].gap, s.t);
+        assert!(
+            s.contacts[0].gap >= -1e-9,
+            "penetration {} at t = {}",
+            s.contacts[0].gap,
+            s.t
+        );
         if s.t > t_inf + 3.0 * h {
             let c = &s.contacts[0];
             assert_eq!(c.state.label(), "loaded", "t = {}", s.t);
-            assert!((c.normal - G).abs() < 1e-9, "N = {} at t = {}", c.normal, s.t);
+            assert!(
+                (c.normal - G).abs() < 1e-9,
+                "N = {} at t = {}",
+                c.normal,
+                s.t
+            );
             assert!(c.gap.abs() < 1e-9);
         }
     }
@@ -87,9 +113,16 @@ fn i1_moreau_jean_times_impacts_within_a_step_and_rests() {
     let h = sim.time_step();
     let t0 = (2.0 * h_drop / G).sqrt();
     let first = trace.samples[impact_steps(&trace)[0]].t;
-    assert!((first - t0).abs() <= 2.0 * h, "first impact {first}, expected {t0}");
+    assert!(
+        (first - t0).abs() <= 2.0 * h,
+        "first impact {first}, expected {t0}"
+    );
     let last = trace.samples.last().unwrap();
-    assert!((last.contacts[0].normal - G).abs() < 1e-9, "N = {}", last.contacts[0].normal);
+    assert!(
+        (last.contacts[0].normal - G).abs() < 1e-9,
+        "N = {}",
+        last.contacts[0].normal
+    );
     for s in &trace.samples {
         assert!(s.contacts[0].gap >= -1e-9, "penetration at t = {}", s.t);
     }
@@ -144,5 +177,8 @@ fn i2_elastic_impact_returns_to_drop_height() {
         .map(|s| s.contacts[0].gap)
         .fold(f64::MIN, f64::max);
     let v0 = (2.0 * G * h_drop).sqrt();
-    assert!((apex - h_drop).abs() < 2.0 * v0 * sim.time_step(), "moreau-jean apex {apex}");
+    assert!(
+        (apex - h_drop).abs() < 2.0 * v0 * sim.time_step(),
+        "moreau-jean apex {apex}"
+    );
 }

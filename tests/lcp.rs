@@ -1,4 +1,5 @@
 //! LCP solvers: every answer checked, Lemke against brute force, PGS honesty (reference F4).
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;
 use contactlab::lcp::{
@@ -38,7 +39,9 @@ fn brute_force(lcp: &Lcp) -> Option<Vec<f64>> {
         if !s.is_empty() {
             let mss = DMatrix::from_fn(s.len(), s.len(), |a, b| lcp.m[(s[a], s[b])]);
             let rhs = DVector::from_fn(s.len(), |a, _| -lcp.q[s[a]]);
-            let Some(zs) = mss.lu().solve(&rhs) else { continue };
+            let Some(zs) = mss.lu().solve(&rhs) else {
+                continue;
+            };
             for (a, &i) in s.iter().enumerate() {
                 z[i] = zs[a];
             }
@@ -75,7 +78,10 @@ fn lemke_matches_brute_force_on_random_p_matrices() {
         // A P-matrix LCP has exactly one solution.
         let exact = brute_force(&lcp).expect("P-matrix LCPs are solvable");
         for i in 0..n {
-            assert!((sol.z[i] - exact[i]).abs() <= 1e-9 * (1.0 + exact[i].abs()), "trial {trial}");
+            assert!(
+                (sol.z[i] - exact[i]).abs() <= 1e-9 * (1.0 + exact[i].abs()),
+                "trial {trial}"
+            );
         }
     }
 }
@@ -94,7 +100,11 @@ fn lemke_survives_degenerate_ties() {
 #[test]
 fn lemke_reports_no_solution_on_a_ray() {
     // w = −z − 1 can never be ≥ 0 for z ≥ 0.
-    let lcp = Lcp::new(DMatrix::from_element(1, 1, -1.0), DVector::from_element(1, -1.0)).unwrap();
+    let lcp = Lcp::new(
+        DMatrix::from_element(1, 1, -1.0),
+        DVector::from_element(1, -1.0),
+    )
+    .unwrap();
     assert_eq!(solve_lemke(&lcp).status, LcpStatus::NoSolution);
     // Two contacts that pull each other: no solution either.
     let m = DMatrix::from_row_slice(2, 2, &[0.0, -1.0, -1.0, 0.0]);
@@ -128,7 +138,10 @@ fn pgs_agrees_with_lemke_on_symmetric_positive_definite_problems() {
 
 fn stacked_lcp() -> Lcp {
     let sim = Simulation::from_preset("stacked-boxes", &[]).unwrap();
-    assert_eq!(sim.closed_contact_ids(), vec!["lower/floor#0", "upper/lower#0"]);
+    assert_eq!(
+        sim.closed_contact_ids(),
+        vec!["lower/floor#0", "upper/lower#0"]
+    );
     sim.acceleration_lcp().unwrap()
 }
 
@@ -138,7 +151,11 @@ fn f4_lemke_is_exact_on_the_heavy_stack() {
     let sol = solve_lemke(&lcp);
     assert_eq!(sol.status, LcpStatus::Solved);
     // N₁ = (m₁ + m₂) g, N₂ = m₂ g.
-    assert!((sol.z[0] - 1001.0 * 9.81).abs() < 1e-9 * 9819.81, "N = {:?}", sol.z);
+    assert!(
+        (sol.z[0] - 1001.0 * 9.81).abs() < 1e-9 * 9819.81,
+        "N = {:?}",
+        sol.z
+    );
     assert!((sol.z[1] - 1000.0 * 9.81).abs() < 1e-9 * 9810.0);
     assert!((sol.z[0] - 9819.81).abs() < 1e-8 && (sol.z[1] - 9810.0).abs() < 1e-8);
     assert!(sol.residual < 1e-9);
@@ -161,7 +178,10 @@ fn f4_pgs_converges_at_the_predicted_rate_and_says_when_it_has_not() {
     };
     // The error contracts by m₂/(m₁+m₂) per sweep.
     let ratio = error_after(2000) / error_after(1000);
-    assert!((ratio - rate.powi(1000)).abs() < 0.01 * rate.powi(1000), "ratio {ratio}");
+    assert!(
+        (ratio - rate.powi(1000)).abs() < 0.01 * rate.powi(1000),
+        "ratio {ratio}"
+    );
     // Six digits need ln(1e-6)/ln(1000/1001) ≈ 13,800 sweeps.
     let needed = (1e-6f64).ln() / rate.ln();
     assert!((needed - 13_822.0).abs() < 1.0);
@@ -177,7 +197,10 @@ fn f4_pgs_converges_at_the_predicted_rate_and_says_when_it_has_not() {
     );
     assert_eq!(capped.status, LcpStatus::NotConverged);
     assert!(capped.residual > 1.0);
-    assert_eq!(complementarity_residual(&capped.z, &capped.w), capped.residual);
+    assert_eq!(
+        complementarity_residual(&capped.z, &capped.w),
+        capped.residual
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
 //! Seed 001 through the public API: the pulled block (S1), the coupled pair (S2), the penalty floor (S3).
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;
 use contactlab::lcp::{complementarity_residual, solve_lemke};
@@ -21,7 +22,11 @@ fn reaction_and_acceleration(u: f64) -> (f64, f64, String) {
     let s = sim.sample();
     let c = &s.contacts[0];
     // Constant acceleration over the step: v₁ = v₀ + h a exactly.
-    (c.normal, (s.bodies[0].v[1] - v0) / h, c.state.label().to_string())
+    (
+        c.normal,
+        (s.bodies[0].v[1] - v0) / h,
+        c.state.label().to_string(),
+    )
 }
 
 #[test]
@@ -46,7 +51,10 @@ fn s1_pull_25n_lifts_off() {
     let (n, a, state) = reaction_and_acceleration(25.0);
     assert_eq!(n, 0.0);
     let expected = (25.0 - M * G) / M;
-    assert!((a - expected).abs() < 1e-9 * expected, "d̈ = {a}, expected {expected}");
+    assert!(
+        (a - expected).abs() < 1e-9 * expected,
+        "d̈ = {a}, expected {expected}"
+    );
     assert!((a - 2.69).abs() < 1e-9 * 2.69);
     assert_eq!(state, "open");
 }
@@ -61,7 +69,11 @@ fn s1_the_contact_lcp_itself_has_the_seed_numbers() {
         assert!((lcp.m[(0, 0)] - 1.0 / M).abs() < 1e-15);
         assert!((lcp.q[0] - (u - M * G) / M).abs() < 1e-12);
         let sol = solve_lemke(&lcp);
-        assert!((sol.z[0] - n_expected).abs() <= 1e-9 * 14.62, "u = {u}: N = {}", sol.z[0]);
+        assert!(
+            (sol.z[0] - n_expected).abs() <= 1e-9 * 14.62,
+            "u = {u}: N = {}",
+            sol.z[0]
+        );
         assert!(sol.residual <= 1e-12);
     }
 }
@@ -75,7 +87,11 @@ fn s2_coupled_pair_reactions_are_one_newton_each() {
     for i in 0..2 {
         assert!((lcp.q[i] + 3.0).abs() < 1e-12, "b = {:?}", lcp.q);
         for j in 0..2 {
-            assert!((lcp.m[(i, j)] - expected_w[i][j]).abs() < 1e-12, "W = {}", lcp.m);
+            assert!(
+                (lcp.m[(i, j)] - expected_w[i][j]).abs() < 1e-12,
+                "W = {}",
+                lcp.m
+            );
         }
     }
     let sol = solve_lemke(&lcp);
@@ -101,7 +117,11 @@ fn s2_decoupled_guess_violates_complementarity() {
     assert_eq!(guess, vec![1.5, 1.5]);
     let w = lcp.slack(&nalgebra::DVector::from_vec(guess.clone()));
     for i in 0..2 {
-        assert!((w[i] - 1.5).abs() < 1e-12, "separating acceleration {}", w[i]);
+        assert!(
+            (w[i] - 1.5).abs() < 1e-12,
+            "separating acceleration {}",
+            w[i]
+        );
     }
     // Positive force with positive separating acceleration: a clear violation.
     let r = complementarity_residual(&guess, w.as_slice());
@@ -127,7 +147,10 @@ fn s3_penalty_overlap_is_load_over_stiffness() {
             "{stepper}: d = {d}, expected {expected}"
         );
         let d2 = settled_gap(stepper, 2e5);
-        assert!(((d2 / d) - 0.5).abs() < 1e-6, "{stepper}: doubling k gives {d2} vs {d}");
+        assert!(
+            ((d2 / d) - 0.5).abs() < 1e-6,
+            "{stepper}: doubling k gives {d2} vs {d}"
+        );
     }
 }
 
@@ -144,7 +167,11 @@ fn load_cell_reading_falls_to_zero_at_lift_off() {
         // The reaction is solved at the start of the step ending at t, where u = rate·(t − h).
         let expected = (M * G - rate * (s.t - sim.time_step())).max(0.0);
         if (s.t - lift_off).abs() > 2.0 * sim.time_step() {
-            assert!((n - expected).abs() < 1e-9, "t = {}: N = {n}, expected {expected}", s.t);
+            assert!(
+                (n - expected).abs() < 1e-9,
+                "t = {}: N = {n}, expected {expected}",
+                s.t
+            );
         }
         if s.t > lift_off + 0.05 {
             assert_eq!(s.contacts[0].state.label(), "open");

@@ -1,4 +1,5 @@
 //! Unilateral contact: every stepper pushes and never pulls, and touching need not load.
+#![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;
 use contactlab::integrators::STEPPER_NAMES;
@@ -16,7 +17,12 @@ fn no_stepper_ever_pulls_on_the_block() {
             let trace = sim.run(steps, 1).unwrap();
             for s in &trace.samples {
                 for c in &s.contacts {
-                    assert!(c.normal >= 0.0, "{stepper}, u = {u}: N = {} at t = {}", c.normal, s.t);
+                    assert!(
+                        c.normal >= 0.0,
+                        "{stepper}, u = {u}: N = {} at t = {}",
+                        c.normal,
+                        s.t
+                    );
                     assert!(c.impulse >= 0.0);
                     // (Penalty forces are evaluated at the start of the step, whose gap may
                     // differ in sign from the end-of-step gap in the trace.)
@@ -49,7 +55,11 @@ fn at_u_equal_mg_the_block_touches_without_load() {
             let c = &s.contacts[0];
             assert_eq!(c.state.label(), "touching", "{stepper} at t = {}", s.t);
             assert!(c.normal.abs() < 1e-12);
-            assert!(s.bodies[0].v[1].abs() < 1e-12, "{stepper}: v = {}", s.bodies[0].v[1]);
+            assert!(
+                s.bodies[0].v[1].abs() < 1e-12,
+                "{stepper}: v = {}",
+                s.bodies[0].v[1]
+            );
         }
     }
 }

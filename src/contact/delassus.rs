@@ -45,7 +45,9 @@ impl Delassus {
     /// The dense W (n×n, 1/kg for normal rows).
     pub fn dense(&self) -> DMatrix<f64> {
         let n = self.rows.len();
-        DMatrix::from_fn(n, n, |i, j| self.rows[i].dot_row(&self.inverse_mass_rows[j]))
+        DMatrix::from_fn(n, n, |i, j| {
+            self.rows[i].dot_row(&self.inverse_mass_rows[j])
+        })
     }
 }
 

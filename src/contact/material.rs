@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{check_non_negative, check_positive, check_range, Result};
+use crate::error::{Result, check_non_negative, check_positive, check_range};
 
 /// Material parameters of a contact (scene-wide in this version).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

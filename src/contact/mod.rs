@@ -33,7 +33,7 @@ pub use material::ContactMaterial;
 use glam::DVec2;
 use nalgebra::DVector;
 
-use crate::geometry::{detect_pair, Collider, ContactGeometry, GapKinematics, Side};
+use crate::geometry::{Collider, ContactGeometry, GapKinematics, Side, detect_pair};
 use crate::model::System;
 
 /// Stable identity of a contact: the pair (in scene order) and the feature within it.
@@ -51,7 +51,11 @@ impl ContactKey {
     /// (point body A, surface body B, feature number within A's features).
     pub fn point_body_first(&self) -> (usize, usize, u32) {
         if self.feature >= crate::geometry::SECOND_SIDE_FEATURES {
-            (self.second, self.first, self.feature - crate::geometry::SECOND_SIDE_FEATURES)
+            (
+                self.second,
+                self.first,
+                self.feature - crate::geometry::SECOND_SIDE_FEATURES,
+            )
         } else {
             (self.first, self.second, self.feature)
         }

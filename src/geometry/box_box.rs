@@ -38,8 +38,7 @@ pub fn points_on_box(
             let arm = pose.rotate(r);
             let c = pose.position + arm;
             let lever = c - b.position;
-            let (face, n_local, gap) =
-                nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
+            let (face, n_local, gap) = nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
             (gap <= margin).then(|| {
                 let n = b.rotate(n_local);
                 ContactGeometry {

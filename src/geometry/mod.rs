@@ -143,7 +143,11 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, Contac
         return out;
     }
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
-        let offset = if side == Side::First { 0 } else { SECOND_SIDE_FEATURES };
+        let offset = if side == Side::First {
+            0
+        } else {
+            SECOND_SIDE_FEATURES
+        };
         for mut g in detect_directed(p, s, margin, side == Side::First) {
             g.feature += offset;
             out.push((side, g));

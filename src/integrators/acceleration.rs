@@ -78,6 +78,9 @@ pub struct AccelerationStepper {
     active: BTreeSet<ContactKey>,
 }
 
+/// Normal reactions of the active contacts, by key, N.
+type Reactions = Vec<(ContactKey, f64)>;
+
 /// Force and impulse accumulated per contact over one step.
 #[derive(Default, Clone, Copy)]
 struct Accumulated {
@@ -144,7 +147,11 @@ impl AccelerationStepper {
             pre.iter().map(|&u| {
                 // A rebound slower than rest_velocity is not resolved: the impact is plastic.
                 let rebound = -restitution * u;
-                let e = if rebound > self.settings.rest_velocity { restitution } else { 0.0 };
+                let e = if rebound > self.settings.rest_velocity {
+                    restitution
+                } else {
+                    0.0
+                };
                 u + e * u.min(0.0)
             }),
         );
@@ -182,7 +189,7 @@ impl AccelerationStepper {
         system: &System,
         contacts: &[Contact],
         report: &mut StepReport,
-    ) -> Result<(DVector<f64>, Vec<(ContactKey, f64)>)> {
+    ) -> Result<(DVector<f64>, Reactions)> {
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let free = system.mass().apply_inverse(&f);
         let active: Vec<&Contact> = contacts
@@ -302,7 +309,12 @@ impl Stepper for AccelerationStepper {
         settings: &ContactSettings,
         h: f64,
     ) -> Result<StepReport> {
-        let saved = (system.q.clone(), system.v.clone(), system.t, self.active.clone());
+        let saved = (
+            system.q.clone(),
+            system.v.clone(),
+            system.t,
+            self.active.clone(),
+        );
         let result = self.step_inner(system, settings, h);
         if result.is_err() {
             system.q = saved.0;

@@ -102,8 +102,12 @@ pub trait Stepper: Send {
     /// CLI name, e.g. `moreau-jean`.
     fn name(&self) -> &'static str;
     /// Advances `system` by `h` seconds. On error the system is left unchanged.
-    fn step(&mut self, system: &mut System, settings: &ContactSettings, h: f64)
-    -> Result<StepReport>;
+    fn step(
+        &mut self,
+        system: &mut System,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<StepReport>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
     /// Energy stored in the contact law (penalty springs), J.

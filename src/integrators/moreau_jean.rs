@@ -33,9 +33,7 @@ use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepR
 use crate::contact::{Contact, Delassus, JacobianRow, detect_contacts};
 use crate::error::{Error, Result};
 use crate::lcp::pgs::RowBound;
-use crate::lcp::{
-    Lcp, LcpSolverKind, LcpStatus, PgsOptions, solve_lemke, solve_pgs_operator,
-};
+use crate::lcp::{Lcp, LcpSolverKind, LcpStatus, PgsOptions, solve_lemke, solve_pgs_operator};
 use crate::model::System;
 
 /// Settings of the Moreau–Jean stepper.
@@ -119,7 +117,11 @@ impl MoreauJeanStepper {
                 let r = solve_pgs_operator(&delassus, &q, &bounds, None, &self.settings.pgs);
                 Ok(Impulses {
                     normal: r.z[..nc].to_vec(),
-                    tangent: if with_friction { r.z[nc..].to_vec() } else { vec![0.0; nc] },
+                    tangent: if with_friction {
+                        r.z[nc..].to_vec()
+                    } else {
+                        vec![0.0; nc]
+                    },
                     iterations: r.iterations,
                     residual: r.residual,
                     converged: r.status == LcpStatus::Solved,

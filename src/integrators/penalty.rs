@@ -77,7 +77,9 @@ impl PenaltyStepper {
         let loaded = |v: &DVector<f64>| -> Vec<bool> {
             contacts
                 .iter()
-                .map(|ct| ct.gap() < 0.0 && -k * ct.gap() - (k * h + c) * ct.normal_row.dot(v) > 0.0)
+                .map(|ct| {
+                    ct.gap() < 0.0 && -k * ct.gap() - (k * h + c) * ct.normal_row.dot(v) > 0.0
+                })
                 .collect()
         };
         let mut set = loaded(&v);

@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 pub use lemke::solve_lemke;
-pub use pgs::{solve_pgs, solve_pgs_operator, DenseOperator, DelassusOperator, PgsOptions};
+pub use pgs::{DelassusOperator, DenseOperator, PgsOptions, solve_pgs, solve_pgs_operator};
 
 use crate::error::{Error, Result};
 
@@ -58,7 +58,11 @@ impl Lcp {
         if m.nrows() != q.len() {
             return Err(Error::field(
                 "b",
-                format!("must have {} entries to match W, got {}", m.nrows(), q.len()),
+                format!(
+                    "must have {} entries to match W, got {}",
+                    m.nrows(),
+                    q.len()
+                ),
             ));
         }
         crate::error::check_finite("W", m.as_slice())?;

@@ -113,13 +113,14 @@ pub struct PgsResult {
 /// PGS on a dense LCP (all rows non-negative).
 pub fn solve_pgs(lcp: &Lcp, options: &PgsOptions) -> LcpSolution {
     let bounds = vec![RowBound::NonNegative; lcp.len()];
-    let r = solve_pgs_operator(&DenseOperator(&lcp.m), lcp.q.as_slice(), &bounds, None, options);
-    LcpSolution::from_z(
-        lcp,
-        DVector::from_vec(r.z),
-        r.status,
-        r.iterations,
-    )
+    let r = solve_pgs_operator(
+        &DenseOperator(&lcp.m),
+        lcp.q.as_slice(),
+        &bounds,
+        None,
+        options,
+    );
+    LcpSolution::from_z(lcp, DVector::from_vec(r.z), r.status, r.iterations)
 }
 
 /// PGS on an operator with per-row bounds, optionally warm-started from `z0`.

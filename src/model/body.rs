@@ -116,9 +116,11 @@ impl Body {
     pub(crate) fn mass_block(&self) -> Option<DMatrix<f64>> {
         match self.kind {
             BodyKind::Fixed { .. } => None,
-            BodyKind::Planar { mass, inertia, .. } => Some(DMatrix::from_diagonal(
-                &DVector::from_vec(vec![mass, mass, inertia]),
-            )),
+            BodyKind::Planar { mass, inertia, .. } => {
+                Some(DMatrix::from_diagonal(&DVector::from_vec(vec![
+                    mass, mass, inertia,
+                ])))
+            }
         }
     }
 
