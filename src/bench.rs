@@ -23,7 +23,8 @@ fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
 /// A row of `disks` touching disks on the floor, pushed from the left: 2·disks − 1 coupled contacts.
 fn disk_row_lcp(disks: usize) -> Lcp {
     let r = 0.05;
-    let mut bodies = vec![serde_json::json!({"name": "floor", "fixed": true, "shape": {"type": "half_plane"}})];
+    let mut bodies =
+        vec![serde_json::json!({"name": "floor", "fixed": true, "shape": {"type": "half_plane"}})];
     for i in 0..disks {
         bodies.push(serde_json::json!({
             "name": format!("d{i}"), "mass": 1.0 + (i % 3) as f64,
