@@ -30,6 +30,10 @@ pub mod integrators;
 pub mod presets;
 pub mod scene;
 pub mod simulation;
+pub mod theory;
 pub mod trace;
 
 pub use simulation::Simulation;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -2,6 +2,8 @@
 //!
 //! The CLI, the tests and the wasm bindings all drive this type; it holds no physics of its own.
 
+use nalgebra::DVector;
+
 use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::{Error, Result, check_finite, check_range};
 use crate::integrators::acceleration::acceleration_lcp;
@@ -22,6 +24,7 @@ pub struct Simulation {
     stepper: Box<dyn Stepper>,
     dt: f64,
     last: StepReport,
+    acceleration: DVector<f64>,
 }
 
 impl Simulation {
@@ -29,7 +32,9 @@ impl Simulation {
     pub fn from_scene(scene: Scene) -> Result<Self> {
         let (system, settings, kind) = scene.build()?;
         let dt = scene.stepper.dt;
+        let acceleration = DVector::zeros(system.dofs());
         Ok(Self {
+            acceleration,
             stepper: kind.build(),
             scene,
             preset: None,
@@ -108,22 +113,32 @@ impl Simulation {
 
     /// Advances one step of h. On error nothing changes.
     pub fn step(&mut self) -> Result<&StepReport> {
+        let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
         let report = self
             .stepper
             .step(&mut self.system, &self.settings, self.dt)?;
-        if self
+        let finite = self
             .system
             .q
             .iter()
             .chain(self.system.v.iter())
-            .any(|x| !x.is_finite())
-        {
+            .all(|x| x.is_finite());
+        if !finite {
+            (self.system.q, self.system.v, self.system.t) = before;
+            self.stepper.reset();
             return Err(Error::Solver(
-                "the state became non-finite (an unstable time step?); reset to continue".into(),
+                "the state became non-finite (is the time step above the stability limit?); the step was not taken"
+                    .into(),
             ));
         }
+        self.acceleration = (&self.system.v - &before.1) / self.dt;
         self.last = report;
         Ok(&self.last)
+    }
+
+    /// Generalized acceleration over the last step, (v_{k+1} − v_k)/h (m/s², rad/s²).
+    pub fn acceleration(&self) -> &DVector<f64> {
+        &self.acceleration
     }
 
     /// Runs `steps` steps, recording every `every`-th sample.
@@ -244,6 +259,7 @@ impl Simulation {
     /// Restarts from the scene's initial state.
     pub fn reset(&mut self) -> Result<()> {
         let (system, settings, _) = self.scene.build()?;
+        self.acceleration = DVector::zeros(system.dofs());
         self.system = system;
         self.settings = settings;
         self.stepper = self.kind.build();
@@ -282,6 +298,9 @@ impl Simulation {
             self.kind = spec.to_kind()?;
         } else {
             self.kind = kind;
+        }
+        if system.dofs() != self.acceleration.len() {
+            self.acceleration = DVector::zeros(system.dofs());
         }
         self.scene = scene;
         self.system = system;

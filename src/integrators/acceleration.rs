@@ -399,15 +399,7 @@ impl AccelerationStepper {
                 } else {
                     ContactState::Open
                 };
-                ContactReport {
-                    key: c.key,
-                    gap: c.gap(),
-                    gap_rate: c.gap_rate(&system.v),
-                    normal,
-                    impulse: a.impulse + a.force_time,
-                    friction: 0.0,
-                    state,
-                }
+                ContactReport::new(c, &system.v, (normal, a.impulse + a.force_time, 0.0), state)
             })
             .collect();
         Ok(report)

@@ -71,6 +71,35 @@ pub struct ContactReport {
     pub friction: f64,
     /// State label.
     pub state: ContactState,
+    /// World contact point on the surface body B, m (for drawing).
+    #[serde(skip)]
+    pub point: [f64; 2],
+    /// Unit normal from B towards A (for drawing force arrows).
+    #[serde(skip)]
+    pub direction: [f64; 2],
+}
+
+impl ContactReport {
+    /// The report of `contact` at the end-of-step velocities `v`, with the step's forces.
+    pub fn new(
+        contact: &Contact,
+        v: &nalgebra::DVector<f64>,
+        (normal, impulse, friction): (f64, f64, f64),
+        state: ContactState,
+    ) -> Self {
+        let g = &contact.geometry;
+        Self {
+            key: contact.key,
+            gap: g.gap,
+            gap_rate: contact.gap_rate(v),
+            normal,
+            impulse,
+            friction,
+            state,
+            point: g.point_b.to_array(),
+            direction: g.normal.to_array(),
+        }
+    }
 }
 
 /// What one step did.

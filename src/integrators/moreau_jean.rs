@@ -261,15 +261,7 @@ impl Stepper for MoreauJeanStepper {
                 } else {
                     ContactState::Open
                 };
-                ContactReport {
-                    key: c.key,
-                    gap: c.gap(),
-                    gap_rate: c.gap_rate(&system.v),
-                    normal,
-                    impulse: pn,
-                    friction: pt / h,
-                    state,
-                }
+                ContactReport::new(c, &system.v, (normal, pn, pt / h), state)
             })
             .collect();
         Ok(report)

@@ -175,15 +175,7 @@ impl Stepper for PenaltyStepper {
                 } else {
                     ContactState::Open
                 };
-                ContactReport {
-                    key: ct.key,
-                    gap: ct.gap(),
-                    gap_rate: ct.gap_rate(&system.v),
-                    normal: n,
-                    impulse: n * h,
-                    friction: 0.0,
-                    state,
-                }
+                ContactReport::new(ct, &system.v, (n, n * h, 0.0), state)
             })
             .collect();
         Ok(report)

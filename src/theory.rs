@@ -1,0 +1,141 @@
+//! Closed-form predictions beside the simulated values, for the page's theory panel and for tests.
+//!
+//! Each line states a formula from the seeds or from elementary mechanics, evaluated at the
+//! preset's parameters (and, where the formula depends on it, the current state), next to the
+//! value the simulation produced in its last step.
+
+use serde::Serialize;
+
+use crate::Simulation;
+
+/// One prediction and the simulated value it should match.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TheoryLine {
+    /// What is compared, with the formula, e.g. `N = max(0, mg − u)`.
+    pub label: String,
+    /// SI unit of both numbers.
+    pub unit: &'static str,
+    /// The closed-form value.
+    pub predicted: f64,
+    /// The value from the simulation (NaN when it has no counterpart, e.g. a wrong guess).
+    pub simulated: f64,
+    /// True for a value shown as a counter-example (the decoupled guess of seed 001).
+    pub wrong: bool,
+}
+
+fn line(label: &str, unit: &'static str, predicted: f64, simulated: f64) -> TheoryLine {
+    TheoryLine {
+        label: label.into(),
+        unit,
+        predicted,
+        simulated,
+        wrong: false,
+    }
+}
+
+/// The theory lines for the simulation's preset (empty for scene files and presets without one).
+pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
+    let Some(preset) = sim.preset() else {
+        return vec![];
+    };
+    let values = sim.parameter_values();
+    let p = |name: &str| {
+        values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|v| v.1)
+            .unwrap_or(f64::NAN)
+    };
+    let sample = sim.sample();
+    let normals: Vec<f64> = sample.contacts.iter().map(|c| c.normal).collect();
+    let total_normal: f64 = normals.iter().sum();
+    let vertical_acceleration = sim.acceleration().get(1).copied().unwrap_or(f64::NAN);
+    match preset.name {
+        "block-pull" => {
+            let (m, u, g) = (p("m"), p("u"), p("g"));
+            vec![
+                line("reaction N = max(0, mg − u)", "N", (m * g - u).max(0.0), total_normal),
+                line(
+                    "acceleration d̈ = max(0, (u − mg)/m)",
+                    "m/s²",
+                    ((u - m * g) / m).max(0.0),
+                    vertical_acceleration,
+                ),
+            ]
+        }
+        "penalty-block" => {
+            let (m, u, k) = (p("m"), p("u"), p("k"));
+            let load = (m * 9.81 - u).max(0.0);
+            let gap = sample.contacts.first().map(|c| c.gap).unwrap_or(f64::NAN);
+            vec![
+                line("static overlap d = −N/k", "m", -load / k, gap),
+                line("reaction N = mg − u", "N", load, total_normal),
+            ]
+        }
+        "coupled-pair" => {
+            let (m, i, a, g) = (p("m"), p("I"), p("a"), p("g"));
+            // W N = −b with W = [[1/m + a²/I, 1/m − a²/I], …], b = −g (1, 1): N = mg/2 each.
+            let exact = m * g / 2.0;
+            let guess = g / (1.0 / m + a * a / i);
+            let mut lines = vec![
+                line("N₁ from the coupled LCP (W N + b = 0)", "N", exact, normals.first().copied().unwrap_or(f64::NAN)),
+                line("N₂ from the coupled LCP", "N", exact, normals.get(1).copied().unwrap_or(f64::NAN)),
+            ];
+            let is_wrong = (guess - exact).abs() > 1e-12 * exact;
+            let mut wrong = line("decoupled guess −bᵢ/Wᵢᵢ (ignores coupling)", "N", guess, f64::NAN);
+            wrong.wrong = is_wrong;
+            lines.push(wrong);
+            // The guess inserted into the full system: (W₁₁ + W₁₂)·guess + b₁ = 2·guess/m − g.
+            let w = 2.0 * guess / m - g;
+            let mut residual = line("… its separating acceleration W N + b", "m/s²", w, f64::NAN);
+            residual.wrong = is_wrong;
+            lines.push(residual);
+            lines
+        }
+        "bouncing-ball" => {
+            let (e, h, m) = (p("e"), p("height"), p("m"));
+            let t0 = (2.0 * h / 9.81).sqrt();
+            let v0 = (2.0 * 9.81 * h).sqrt();
+            let t_inf = if e < 1.0 { t0 + 2.0 * e * v0 / (9.81 * (1.0 - e)) } else { f64::INFINITY };
+            let resting = sample.t > t_inf + 2.0 * sim.time_step();
+            vec![
+                line("first impact at √(2H/g)", "s", t0, f64::NAN),
+                line("impacts accumulate at t∞ = t₀ + 2e v₀/(g(1 − e))", "s", t_inf, f64::NAN),
+                line(
+                    "reaction at rest N = mg (after t∞)",
+                    "N",
+                    m * 9.81,
+                    if resting { total_normal } else { f64::NAN },
+                ),
+            ]
+        }
+        "load-cell" => {
+            let (m, rate, g) = (p("m"), p("rate"), p("g"));
+            // The reaction of the last step was solved at its start, t − h.
+            let t = sample.t - sim.time_step();
+            vec![
+                line("reading N = max(0, mg − rate·t)", "N", (m * g - rate * t).max(0.0), total_normal),
+                line("lift-off at t = mg/rate", "s", m * g / rate, f64::NAN),
+            ]
+        }
+        "stacked-boxes" => {
+            let (m1, m2) = (p("m1"), p("m2"));
+            vec![
+                line("floor reaction (m₁ + m₂) g", "N", (m1 + m2) * 9.81, normals.first().copied().unwrap_or(f64::NAN)),
+                line("between the boxes m₂ g", "N", m2 * 9.81, normals.get(1).copied().unwrap_or(f64::NAN)),
+            ]
+        }
+        "disk-over-disk" => {
+            let phi0 = p("phi0");
+            let q = &sample.bodies[0].q;
+            let phi = libm::atan2(q[0], q[1]);
+            // Energy: v² = 2g(R + r)(cos φ₀ − cos φ); N = m(g cos φ − v²/(R + r)) with m = 1 kg.
+            let n = (9.81 * (3.0 * libm::cos(phi) - 2.0 * libm::cos(phi0))).max(0.0);
+            vec![
+                line("reaction N = mg(3 cos φ − 2 cos φ₀)", "N", n, total_normal),
+                line("lift-off angle cos φ = ⅔ cos φ₀", "rad", libm::acos(2.0 / 3.0 * libm::cos(phi0)), f64::NAN),
+            ]
+        }
+        _ => vec![],
+    }
+}

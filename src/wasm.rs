@@ -1,0 +1,315 @@
+//! The wasm-bindgen API: a thin translation of [`crate::Simulation`] for JavaScript (no physics here).
+//!
+//! Per-frame queries return `Float64Array` copies (`Vec<f64>` across the boundary), so no view
+//! into wasm memory can go stale when memory grows and nothing needs freeing per frame. Every
+//! failure is a JS `Error` with the library's message; after an error the simulation is
+//! unchanged and keeps working. The layout of each array is in docs/api.md.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::geometry::Shape;
+use crate::integrators::STEPPER_NAMES;
+use crate::{Error, presets, theory};
+
+/// Numbers per contact in [`Simulation::contact_data`].
+pub const CONTACT_STRIDE: usize = 10;
+
+fn js(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+}
+
+/// One tunable with its current value.
+#[derive(Serialize)]
+struct ParameterInfo {
+    name: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    min: f64,
+    max: f64,
+    default: f64,
+    value: f64,
+}
+
+/// How to draw one body.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BodyInfo {
+    name: String,
+    fixed: bool,
+    shape: &'static str,
+    width: f64,
+    height: f64,
+    radius: f64,
+    contact_points: Vec<[f64; 2]>,
+}
+
+/// A simulation driven from JavaScript.
+#[wasm_bindgen(js_name = Simulation)]
+pub struct Simulation {
+    inner: crate::Simulation,
+}
+
+#[wasm_bindgen(js_class = Simulation)]
+impl Simulation {
+    /// The preset `name` with optional parameter values `{name: number, …}`.
+    pub fn preset(name: &str, params: JsValue) -> Result<Simulation, JsError> {
+        let overrides: Vec<(String, f64)> = if params.is_undefined() || params.is_null() {
+            vec![]
+        } else {
+            let map: BTreeMap<String, f64> = serde_wasm_bindgen::from_value(params).map_err(|e| {
+                JsError::new(&format!("params: expected an object of numbers ({e})"))
+            })?;
+            map.into_iter().collect()
+        };
+        let inner = crate::Simulation::from_preset(name, &overrides).map_err(js)?;
+        Ok(Simulation { inner })
+    }
+
+    /// A simulation of a scene given as JSON text (see docs/scenes.md).
+    #[wasm_bindgen(js_name = fromScene)]
+    pub fn from_scene(json: &str) -> Result<Simulation, JsError> {
+        let inner = crate::Simulation::from_json(json).map_err(js)?;
+        Ok(Simulation { inner })
+    }
+
+    /// Every preset: `[{name, description, parameters: [{name, label, unit, min, max, default}]}]`.
+    pub fn presets() -> JsValue {
+        to_js(&presets::all())
+    }
+
+    /// The stepper names accepted by `setStepper`.
+    pub fn steppers() -> Vec<String> {
+        STEPPER_NAMES.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// This simulation's tunables with their current values (empty for a scene file).
+    pub fn parameters(&self) -> JsValue {
+        let Some(preset) = self.inner.preset() else {
+            return to_js(&Vec::<ParameterInfo>::new());
+        };
+        let values = self.inner.parameter_values();
+        let list: Vec<ParameterInfo> = preset
+            .parameters
+            .iter()
+            .map(|p| ParameterInfo {
+                name: p.name,
+                label: p.label,
+                unit: p.unit,
+                min: p.min,
+                max: p.max,
+                default: p.default,
+                value: values
+                    .iter()
+                    .find(|(n, _)| *n == p.name)
+                    .map(|v| v.1)
+                    .unwrap_or(p.default),
+            })
+            .collect();
+        to_js(&list)
+    }
+
+    /// The preset's name, or the scene's name for a scene file.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner
+            .preset()
+            .map(|p| p.name.to_string())
+            .unwrap_or_else(|| self.inner.scene().name.clone())
+    }
+
+    /// Advances `n` steps; stops at the first error (the state is that of the last good step).
+    pub fn step(&mut self, n: u32) -> Result<(), JsError> {
+        for _ in 0..n {
+            self.inner.step().map_err(js)?;
+        }
+        Ok(())
+    }
+
+    /// Back to the initial state (parameters kept).
+    pub fn reset(&mut self) -> Result<(), JsError> {
+        self.inner.reset().map_err(js)
+    }
+
+    /// Time, s.
+    #[wasm_bindgen(getter)]
+    pub fn time(&self) -> f64 {
+        self.inner.time()
+    }
+
+    /// Time step h, s.
+    #[wasm_bindgen(getter, js_name = timeStep)]
+    pub fn time_step(&self) -> f64 {
+        self.inner.time_step()
+    }
+
+    /// The stepper's name.
+    #[wasm_bindgen(getter)]
+    pub fn stepper(&self) -> String {
+        self.inner.stepper_name().to_string()
+    }
+
+    /// The scene's default run length, s.
+    #[wasm_bindgen(getter)]
+    pub fn duration(&self) -> f64 {
+        self.inner.scene().duration
+    }
+
+    /// Changes a preset parameter (range-checked); the motion continues from the current state.
+    #[wasm_bindgen(js_name = setParameter)]
+    pub fn set_parameter(&mut self, name: &str, value: f64) -> Result<(), JsError> {
+        self.inner.set_parameter(name, value).map_err(js)
+    }
+
+    /// Switches stepper (`acceleration`, `moreau-jean`, `penalty-explicit`, `penalty-implicit`).
+    #[wasm_bindgen(js_name = setStepper)]
+    pub fn set_stepper(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_stepper(name).map_err(js)
+    }
+
+    /// Sets the time step h, s (1e-7 ≤ h ≤ 0.1).
+    #[wasm_bindgen(js_name = setTimeStep)]
+    pub fn set_time_step(&mut self, h: f64) -> Result<(), JsError> {
+        self.inner.set_time_step(h).map_err(js)
+    }
+
+    /// A constant push on a moving body (force through the centre, N; torque, N·m); zeros remove it.
+    #[wasm_bindgen(js_name = setPush)]
+    pub fn set_push(&mut self, body: &str, fx: f64, fy: f64, torque: f64) -> Result<(), JsError> {
+        self.inner.set_push(body, [fx, fy], torque).map_err(js)
+    }
+
+    /// How to draw each body (called once per scene, not per frame).
+    pub fn bodies(&self) -> JsValue {
+        let list: Vec<BodyInfo> = self
+            .inner
+            .system()
+            .bodies
+            .iter()
+            .map(|b| {
+                let (shape, width, height, radius) = match &b.shape {
+                    Shape::HalfPlane => ("half_plane", 0.0, 0.0, 0.0),
+                    Shape::Box { half_extents } => {
+                        ("box", 2.0 * half_extents.x, 2.0 * half_extents.y, 0.0)
+                    }
+                    Shape::Disk { radius } => ("disk", 0.0, 0.0, *radius),
+                };
+                BodyInfo {
+                    name: b.name.clone(),
+                    fixed: b.is_fixed(),
+                    shape,
+                    width,
+                    height,
+                    radius,
+                    contact_points: b.contact_points.iter().map(|p| p.to_array()).collect(),
+                }
+            })
+            .collect();
+        to_js(&list)
+    }
+
+    /// Poses of all bodies in scene order, `[x, y, θ]` each (m, m, rad).
+    #[wasm_bindgen(js_name = bodyPoses)]
+    pub fn body_poses(&self) -> Vec<f64> {
+        let system = self.inner.system();
+        (0..system.bodies.len())
+            .flat_map(|i| {
+                let p = system.pose(i, &system.q);
+                [p.position.x, p.position.y, p.angle]
+            })
+            .collect()
+    }
+
+    /// Velocities of all bodies in scene order, `[vx, vy, ω]` each (zeros for fixed bodies).
+    #[wasm_bindgen(js_name = bodyVelocities)]
+    pub fn body_velocities(&self) -> Vec<f64> {
+        let system = self.inner.system();
+        (0..system.bodies.len())
+            .flat_map(|i| {
+                let (v, w) = system.twist(i, &system.v);
+                [v.x, v.y, w]
+            })
+            .collect()
+    }
+
+    /// Per contact, 10 numbers: gap [m], gap rate [m/s], normal reaction [N], friction [N],
+    /// impulse [N·s], state code (0 open, 1 touching, 2 loaded, 3 impact), contact point x, y
+    /// [m], normal direction x, y.
+    #[wasm_bindgen(js_name = contactData)]
+    pub fn contact_data(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(CONTACT_STRIDE * self.inner.last_report().contacts.len());
+        for c in &self.inner.last_report().contacts {
+            out.extend_from_slice(&[
+                c.gap,
+                c.gap_rate,
+                c.normal,
+                c.friction,
+                c.impulse,
+                f64::from(c.state.code()),
+                c.point[0],
+                c.point[1],
+                c.direction[0],
+                c.direction[1],
+            ]);
+        }
+        out
+    }
+
+    /// Ids (`A/B#feature`) of the contacts in `contactData`, same order.
+    #[wasm_bindgen(js_name = contactIds)]
+    pub fn contact_ids(&self) -> Vec<String> {
+        self.inner
+            .last_report()
+            .contacts
+            .iter()
+            .map(|c| self.inner.contact_id(c.key))
+            .collect()
+    }
+
+    /// Mechanical energy T + V_gravity + V_contact, J.
+    #[wasm_bindgen(getter)]
+    pub fn energy(&self) -> f64 {
+        self.inner.energy()
+    }
+
+    /// Solver iterations of the last step.
+    #[wasm_bindgen(getter)]
+    pub fn iterations(&self) -> u32 {
+        u32::try_from(self.inner.last_report().iterations).unwrap_or(u32::MAX)
+    }
+
+    /// Largest complementarity residual of the last step.
+    #[wasm_bindgen(getter)]
+    pub fn residual(&self) -> f64 {
+        self.inner.last_report().residual
+    }
+
+    /// False when an iterative solver hit its cap in the last step.
+    #[wasm_bindgen(getter)]
+    pub fn converged(&self) -> bool {
+        self.inner.last_report().converged
+    }
+
+    /// Generalized acceleration over the last step, `[ax, ay, α]` per moving body.
+    pub fn acceleration(&self) -> Vec<f64> {
+        self.inner.acceleration().as_slice().to_vec()
+    }
+
+    /// Theory panel: `[{label, unit, predicted, simulated, wrong}]` (NaN becomes null).
+    pub fn theory(&self) -> JsValue {
+        to_js(&theory::theory(&self.inner))
+    }
+
+    /// The scene as JSON text.
+    #[wasm_bindgen(js_name = sceneJson)]
+    pub fn scene_json(&self) -> String {
+        self.inner.scene().to_json()
+    }
+}
