@@ -1,12 +1,27 @@
-# contactlab: one command to set up and run every test, one to benchmark.
-# Installs are idempotent: each step checks for what it needs and skips what is there.
+# contactlab — `make serve` builds and serves the playground, `make test` runs every test,
+# `make web` builds the static site under www/. Every setup step checks what is present and
+# installs only what is missing (the wasm target, wasm-bindgen-cli at the Cargo.lock version,
+# wasm-pack, Chromium and its driver from Debian, the npm packages).
 
 CARGO ?= cargo
+PORT ?= 8080
+WASM_TARGET := wasm32-unknown-unknown
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"/\1/p;}' Cargo.lock)
+WASM := target/$(WASM_TARGET)/release/contactlab.wasm
+# wasm-opt from npm's binaryen (132); Debian's binaryen 108 breaks wasm-bindgen's externref
+# table for current rustc output. The features rustc emits are named explicitly.
+WASM_OPT := node_modules/.bin/wasm-opt
+WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	--enable-mutable-globals --enable-multivalue --enable-reference-types
+CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
-.PHONY: test setup-native fmt-check lint unit bench
+.PHONY: test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
+	setup-native setup-web setup-browser
 
-## make test — set up what is missing, then formatting, lints and every test.
-test: setup-native fmt-check lint unit
+## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
+test: test-native test-wasm test-page
+
+test-native: setup-native fmt-check lint unit
 
 setup-native:
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust with rustup first"; exit 1; }
@@ -16,12 +31,47 @@ setup-native:
 fmt-check:
 	$(CARGO) fmt --check
 
-lint:
+lint: setup-web
 	$(CARGO) clippy --all-targets --locked -- -D warnings
+	$(CARGO) clippy --lib --tests --locked --target $(WASM_TARGET) -- -D warnings
 
 unit:
 	$(CARGO) test --locked
 
-## make bench — step cost per preset and Lemke against PGS (release build).
+setup-web: setup-native
+	@rustup target list --installed | grep -q '^$(WASM_TARGET)$$' || rustup target add $(WASM_TARGET)
+	@wasm-bindgen --version 2>/dev/null | grep -q ' $(WASM_BINDGEN_VERSION)$$' || \
+		$(CARGO) install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+	@[ -x $(WASM_OPT) ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+
+setup-browser: setup-web
+	@command -v wasm-pack >/dev/null || $(CARGO) install --locked wasm-pack
+	@{ command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
+## make web — the complete static site in www/ (pkg/ and vendor/ filled).
+web: setup-web
+	$(CARGO) build --release --locked --lib --target $(WASM_TARGET)
+	wasm-bindgen --target web --out-dir www/pkg $(WASM)
+	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/contactlab_bg.wasm -o www/pkg/contactlab_bg.wasm
+	mkdir -p www/vendor
+	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
+	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm)"
+
+## make serve — build, then serve www/ on http://127.0.0.1:$(PORT)/ (PORT=… to choose).
+serve: web
+	node tools/serve.mjs www $(PORT)
+
+test-wasm: setup-browser
+	wasm-pack test --headless --chrome -- --locked --test wasm_browser
+	wasm-pack test --node -- --locked --test wasm_node
+
+test-page: setup-browser web
+	node --test tests/page/
+
+## make bench — native step cost and Lemke vs PGS; make bench-web — the same presets in Chromium.
 bench:
 	$(CARGO) run --release --locked -- bench
+
+bench-web: setup-browser web
+	node tools/bench-web.mjs

@@ -44,6 +44,7 @@ struct ParameterInfo {
 struct BodyInfo {
     name: String,
     fixed: bool,
+    mass: f64,
     shape: &'static str,
     width: f64,
     height: f64,
@@ -204,6 +205,10 @@ impl Simulation {
                 BodyInfo {
                     name: b.name.clone(),
                     fixed: b.is_fixed(),
+                    mass: match b.kind {
+                        crate::model::BodyKind::Planar { mass, .. } => mass,
+                        crate::model::BodyKind::Fixed { .. } => 0.0,
+                    },
                     shape,
                     width,
                     height,

@@ -1,4 +1,5 @@
 //! Every kind of bad scene or parameter gets an error naming the field, never a panic.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::{Error, Simulation};

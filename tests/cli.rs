@@ -1,4 +1,5 @@
 //! The CLI's exact forms: presets, run (jsonl, csv), lcp, and exit status 2 on bad input.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use std::io::Write;

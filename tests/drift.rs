@@ -1,4 +1,5 @@
 //! Drift of acceleration-level contact on a moving contact point, and what stabilises it.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 //!
 //! A frictionless disk slides off a fixed disk (preset `disk-over-disk`). The contact point

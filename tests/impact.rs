@@ -1,4 +1,5 @@
 //! Impacts through the public API: the bouncing ball (I1) and the limits e = 0, e = 1 (I2).
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;

@@ -1,4 +1,5 @@
 //! Contact kinematics checked by finite differences: ḋ = J_N v and d̈ = J_N v̇ + J̇_N v for every shape pair.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::contact::detect_contacts;

@@ -1,4 +1,5 @@
 //! LCP solvers: every answer checked, Lemke against brute force, PGS honesty (reference F4).
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;

@@ -1,4 +1,5 @@
 //! Seed 001 through the public API: the pulled block (S1), the coupled pair (S2), the penalty floor (S3).
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;

@@ -1,4 +1,5 @@
 //! Unilateral contact: every stepper pushes and never pulls, and touching need not load.
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop)] // index loops read like the maths here
 
 use contactlab::Simulation;

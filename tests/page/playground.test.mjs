@@ -1,0 +1,142 @@
+// Page tests: Debian's Chromium, driven by playwright-core, against the built site in www/.
+// Run with `node --test tests/page/` after `make web`. Screenshots go to target/page/.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { chromium } from "playwright-core";
+import { serve } from "../../tools/serve.mjs";
+
+const SHOTS = "target/page";
+let server;
+let base;
+let browser;
+
+before(async () => {
+  ({ server, url: base } = await serve("www", 0));
+  await mkdir(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Opens the playground with a query string and waits until it has drawn a few frames. */
+async function open(query = "") {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("requestfailed", (r) => errors.push(`request failed: ${r.url()}`));
+  await page.goto(`${base}${query}`);
+  await page.waitForFunction(() => window.contactlab?.ready && window.contactlab.frames > 10, null, { timeout: 20000 });
+  return { page, errors };
+}
+
+/** Text of a readout entry, e.g. "N block/floor#0". */
+async function readout(page, key) {
+  return page.$eval(`[data-key="${key}"] dd`, (e) => e.textContent);
+}
+
+test("the page loads with no console error and draws the scene", async () => {
+  const { page, errors } = await open();
+  assert.deepEqual(errors, []);
+  const pixels = await page.evaluate(() => {
+    const c = document.getElementById("canvas");
+    const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let inked = 0;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 7) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (data[i + 3] > 0 && (r < 240 || g < 240 || b < 240)) inked++;
+      colours.add((r >> 4) * 256 + (g >> 4) * 16 + (b >> 4));
+    }
+    return { inked, total: data.length / 28, colours: colours.size };
+  });
+  assert.ok(pixels.inked > 0.05 * pixels.total, `only ${pixels.inked} of ${pixels.total} sampled pixels drawn`);
+  assert.ok(pixels.colours >= 4, `only ${pixels.colours} colours: floor, block, arrow expected`);
+  await page.screenshot({ path: `${SHOTS}/block-pull.png`, fullPage: true });
+  await page.close();
+});
+
+test("both plots receive data every frame", async () => {
+  const { page } = await open();
+  const before = await page.evaluate(() => [window.contactlab.plots.normal.points(), window.contactlab.plots.gap.points()]);
+  await page.waitForTimeout(500);
+  const after = await page.evaluate(() => [window.contactlab.plots.normal.points(), window.contactlab.plots.gap.points()]);
+  assert.ok(after[0] > before[0] + 5 && after[1] > before[1] + 5, `plots grew ${before} → ${after}`);
+  assert.equal(await page.locator("#plot-normal canvas").count() > 0, true);
+  assert.equal(await page.locator("#plot-gap canvas").count() > 0, true);
+  await page.close();
+});
+
+test("u = 25 N brings the reaction to zero and the block lifts", async () => {
+  const { page, errors } = await open("?scene=block-pull");
+  assert.equal(await readout(page, "N block/floor#0"), "14.62 N");
+  await page.fill('input[data-param="u"]', "25");
+  await page.dispatchEvent('input[data-param="u"]', "change");
+  await page.waitForTimeout(800);
+  assert.equal(await readout(page, "N block/floor#0"), "0 N");
+  assert.equal(await readout(page, "state block/floor#0"), "open");
+  const y = await page.evaluate(() => window.contactlab.sim.bodyPoses()[4]);
+  assert.ok(y > 0.06, `block centre at ${y} m: it should have lifted above 0.05 m`);
+  assert.match(page.url(), /u=25/);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/block-lift.png`, fullPage: true });
+  await page.close();
+});
+
+/** Theory rows as {label, predicted, simulated} numbers (NaN where a cell is empty). */
+async function theoryRows(page) {
+  return page.$$eval("#theory tbody tr", (rows) => rows.map((r) => {
+    const cells = [...r.cells].map((c) => c.textContent);
+    const num = (t) => Number.parseFloat(t);
+    return { label: cells[0], predicted: num(cells[1]), simulated: num(cells[2]), wrong: r.classList.contains("wrong") };
+  }));
+}
+
+test("the theory panel's predicted and simulated values agree", async () => {
+  const { page } = await open("?scene=block-pull");
+  const rows = await theoryRows(page);
+  assert.ok(rows.length >= 2);
+  assert.equal(rows[0].predicted, 14.62);
+  for (const r of rows) assert.ok(Math.abs(r.predicted - r.simulated) <= 1e-6 * Math.max(1, Math.abs(r.predicted)), JSON.stringify(r));
+  await page.close();
+});
+
+test("coupled-pair shows N = (1, 1) and marks the decoupled guess wrong", async () => {
+  const { page } = await open("?scene=coupled-pair");
+  const rows = await theoryRows(page);
+  assert.equal(rows[0].predicted, 1);
+  assert.equal(rows[0].simulated, 1);
+  assert.equal(rows[1].simulated, 1);
+  const guess = rows.find((r) => r.wrong);
+  assert.ok(guess && guess.predicted === 1.5, JSON.stringify(rows));
+  await page.close();
+});
+
+test("a bad value is refused with a message and the run goes on", async () => {
+  const { page } = await open("?scene=block-pull&u=abc");
+  assert.match(await page.textContent("#message"), /u='abc' is not a number/);
+  await page.fill('input[data-param="u"]', "1000");
+  await page.dispatchEvent('input[data-param="u"]', "change");
+  assert.match(await page.textContent("#message"), /\[0, 100\]/);
+  const t0 = await page.evaluate(() => window.contactlab.sim.time);
+  await page.waitForTimeout(300);
+  const t1 = await page.evaluate(() => window.contactlab.sim.time);
+  assert.ok(t1 > t0, "the simulation kept running");
+  await page.close();
+});

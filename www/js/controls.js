@@ -1,0 +1,56 @@
+// Sliders with number inputs, built from Simulation.parameters() (name, label, unit, range, value).
+// Values typed or dragged go to setParameter; a refused value shows the library's message.
+
+/**
+ * @param {HTMLElement} container
+ * @param {Array<{name:string,label:string,unit:string,min:number,max:number,value:number}>} parameters
+ * @param {(name: string, value: number) => void} onChange may throw an Error with a message
+ * @param {(message: string) => void} onError
+ */
+export function buildControls(container, parameters, onChange, onError) {
+  container.replaceChildren();
+  for (const p of parameters) {
+    const row = document.createElement("div");
+    row.className = "param";
+    const id = `param-${p.name}`;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = `${p.label} — ${p.name} [${p.unit}]`;
+    const slider = document.createElement("input");
+    slider.type = "range";
+    slider.id = id;
+    slider.min = String(p.min);
+    slider.max = String(p.max);
+    slider.step = String(sliderStep(p.min, p.max));
+    slider.value = String(p.value);
+    slider.setAttribute("aria-label", `${p.label} slider`);
+    const number = document.createElement("input");
+    number.type = "number";
+    number.step = "any";
+    number.min = String(p.min);
+    number.max = String(p.max);
+    number.value = String(p.value);
+    number.dataset.param = p.name;
+    number.setAttribute("aria-label", `${p.label} in ${p.unit}`);
+    const apply = (text, source) => {
+      const value = Number(text);
+      try {
+        if (text.trim() === "" || !Number.isFinite(value)) throw new Error(`${p.name}: '${text}' is not a number`);
+        onChange(p.name, value);
+        if (source !== slider) slider.value = String(value);
+        if (source !== number) number.value = String(value);
+      } catch (e) {
+        onError(e.message ?? String(e));
+      }
+    };
+    slider.addEventListener("input", () => apply(slider.value, slider));
+    number.addEventListener("change", () => apply(number.value, number));
+    row.append(label, slider, number);
+    container.append(row);
+  }
+}
+
+function sliderStep(min, max) {
+  const span = max - min;
+  return span > 0 ? Number((span / 1000).toPrecision(2)) : 1;
+}

@@ -1,0 +1,256 @@
+// The playground page: picks a scene, runs it at its fixed step, draws it and plots its traces.
+// State that a link can carry (scene, parameters, stepper, h) is read from and written to the URL.
+
+import init, { Simulation } from "../pkg/contactlab.js";
+import { FixedStepLoop } from "./loop.js";
+import { SceneView } from "./view.js";
+import { TracePlots } from "./plots.js";
+import { buildControls } from "./controls.js";
+
+const $ = (id) => document.getElementById(id);
+const STATE_NAMES = ["open", "touching", "loaded", "impact"];
+
+const app = {
+  sim: null,
+  presets: [],
+  playing: true,
+  speed: 1,
+  frames: 0,
+  drag: null,
+  error: null,
+};
+window.contactlab = app; // for page tests and the curious
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = !text;
+  app.error = text || null;
+}
+
+function format(x, digits = 5) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "—";
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  return a >= 1e-3 && a < 1e5 ? String(Number(x.toPrecision(digits))) : x.toExponential(digits - 1);
+}
+
+/** Reads ?scene=…&stepper=…&dt=…&NAME=VALUE… (numbers only; anything else is refused). */
+function urlState() {
+  const q = new URLSearchParams(location.search);
+  const params = {};
+  for (const [k, v] of q) {
+    if (["scene", "stepper", "dt"].includes(k)) continue;
+    const x = Number(v);
+    if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
+    else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
+  }
+  return { scene: q.get("scene"), stepper: q.get("stepper"), dt: q.get("dt"), params };
+}
+
+function writeUrl() {
+  const q = new URLSearchParams();
+  q.set("scene", app.sim.name);
+  q.set("stepper", app.sim.stepper);
+  q.set("dt", String(app.sim.timeStep));
+  for (const p of app.sim.parameters()) if (p.value !== p.default) q.set(p.name, String(p.value));
+  history.replaceState(null, "", `?${q}`);
+}
+
+function loadScene(name, params = {}, stepper = null, dt = null) {
+  let sim;
+  try {
+    sim = Simulation.preset(name, params);
+  } catch (e) {
+    showMessage(e.message);
+    sim = Simulation.preset(name, {});
+  }
+  app.sim?.free();
+  app.sim = sim;
+  try {
+    if (stepper) sim.setStepper(stepper);
+    if (dt !== null && dt !== "") sim.setTimeStep(Number(dt));
+  } catch (e) {
+    showMessage(e.message);
+  }
+  $("scene").value = name;
+  $("stepper").value = sim.stepper;
+  $("dt").value = String(sim.timeStep);
+  const preset = app.presets.find((p) => p.name === name);
+  $("description").textContent = preset?.description ?? "";
+  buildControls($("controls"), sim.parameters(), (n, v) => { sim.setParameter(n, v); writeUrl(); showMessage(""); }, showMessage);
+  const bodies = sim.bodies();
+  app.bodies = bodies;
+  app.view.setScene(bodies, sim.bodyPoses(), representativeForce(bodies));
+  app.plots.clear();
+  app.loop.clear();
+  writeUrl();
+  render();
+}
+
+/** The weight of all moving bodies: a force of this size draws as a quarter of the view. */
+function representativeForce(bodies) {
+  const weight = bodies.reduce((sum, b) => sum + b.mass * 9.81, 0);
+  return weight > 0 ? weight : 10;
+}
+
+function stepSafely(n) {
+  try {
+    app.sim.step(n);
+  } catch (e) {
+    app.playing = false;
+    $("play").textContent = "Play";
+    showMessage(`${e.message} — paused. Lower h or reset.`);
+    throw e;
+  }
+}
+
+function render() {
+  const sim = app.sim;
+  const poses = sim.bodyPoses();
+  const contacts = sim.contactData();
+  app.view.draw(poses, contacts);
+  app.plots.record(sim.time, sim.contactIds(), contacts);
+  app.plots.redraw();
+  $("force-scale").textContent = `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
+  const rows = [
+    ["t", `${format(sim.time, 6)} s`],
+    ["energy", `${format(sim.energy)} J`],
+    ["iterations", String(sim.iterations)],
+    ["residual", format(sim.residual, 3)],
+    ["solver", sim.converged ? "converged" : "NOT converged"],
+  ];
+  const ids = sim.contactIds();
+  ids.forEach((id, k) => {
+    rows.push([`N ${id}`, `${format(contacts[10 * k + 2])} N`]);
+    rows.push([`d ${id}`, `${format(contacts[10 * k] * 1e3)} mm`]);
+    rows.push([`state ${id}`, STATE_NAMES[contacts[10 * k + 5]] ?? "?"]);
+  });
+  if (app.loop.behind) rows.push(["speed", "slower than real time"]);
+  $("readout").replaceChildren(...rows.map(([k, v]) => {
+    const div = document.createElement("div");
+    const dt = document.createElement("dt");
+    const dd = document.createElement("dd");
+    dt.textContent = k;
+    dd.textContent = v;
+    div.dataset.key = k;
+    div.append(dt, dd);
+    return div;
+  }));
+  renderTheory(sim.theory());
+}
+
+function renderTheory(lines) {
+  const body = $("theory").tBodies[0];
+  body.replaceChildren(...lines.map((l) => {
+    const tr = document.createElement("tr");
+    if (l.wrong) tr.className = "wrong";
+    const cells = [l.label, `${format(l.predicted)} ${l.unit}`, l.simulated === null ? "—" : `${format(l.simulated)} ${l.unit}`];
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (i > 0) td.className = "num";
+      tr.append(td);
+    });
+    return tr;
+  }));
+}
+
+function applyDrag() {
+  if (!app.drag) return;
+  const { index, target } = app.drag;
+  const poses = app.sim.bodyPoses();
+  const vel = app.sim.bodyVelocities();
+  const body = app.bodies[index];
+  // A critically damped spring of 10 rad/s towards the pointer, scaled by the body's mass.
+  const m = body.mass ?? 1;
+  const w = 10;
+  const fx = m * (w * w * (target[0] - poses[3 * index]) - 2 * w * vel[3 * index]);
+  const fy = m * (w * w * (target[1] - poses[3 * index + 1]) - 2 * w * vel[3 * index + 1]);
+  try {
+    app.sim.setPush(body.name, fx, fy, 0);
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+function releaseDrag() {
+  if (!app.drag) return;
+  try { app.sim.setPush(app.bodies[app.drag.index].name, 0, 0, 0); } catch { /* scene changed */ }
+  app.drag = null;
+}
+
+let last = performance.now();
+function frame(now) {
+  const elapsed = Math.min((now - last) / 1000, 0.1);
+  last = now;
+  if (app.playing && !document.hidden && !app.error?.includes("paused")) {
+    app.loop.accumulate(elapsed * app.speed);
+    applyDrag();
+    try {
+      app.loop.drain(app.sim.timeStep, stepSafely);
+    } catch { /* message shown, paused */ }
+  }
+  render();
+  app.frames++;
+  requestAnimationFrame(frame);
+}
+
+async function main() {
+  await init();
+  app.presets = Simulation.presets();
+  app.view = new SceneView($("canvas"));
+  app.plots = new TracePlots($("plot-normal"), $("plot-gap"));
+  app.loop = new FixedStepLoop();
+  for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
+  for (const s of Simulation.steppers()) $("stepper").append(new Option(s, s));
+
+  $("scene").addEventListener("change", () => { showMessage(""); loadScene($("scene").value); });
+  $("stepper").addEventListener("change", () => {
+    try { app.sim.setStepper($("stepper").value); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); }
+  });
+  $("dt").addEventListener("change", () => {
+    try { app.sim.setTimeStep(Number($("dt").value)); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); $("dt").value = String(app.sim.timeStep); }
+  });
+  $("play").addEventListener("click", () => {
+    app.playing = !app.playing;
+    $("play").textContent = app.playing ? "Pause" : "Play";
+    if (app.playing && app.error?.includes("paused")) showMessage("");
+  });
+  $("single").addEventListener("click", () => {
+    app.playing = false;
+    $("play").textContent = "Play";
+    try { stepSafely(1); } catch { /* shown */ }
+    render();
+  });
+  $("reset").addEventListener("click", () => {
+    try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
+    app.plots.clear();
+    app.loop.clear();
+    render();
+  });
+  $("speed").addEventListener("change", () => { app.speed = Number($("speed").value); });
+  document.addEventListener("visibilitychange", () => { last = performance.now(); app.loop.clear(); });
+
+  const canvas = $("canvas");
+  canvas.addEventListener("pointerdown", (e) => {
+    const p = app.view.pointerToWorld(e);
+    const index = app.view.hit(p, app.sim.bodyPoses());
+    if (index >= 0) {
+      app.drag = { index, target: p };
+      canvas.setPointerCapture(e.pointerId);
+    }
+  });
+  canvas.addEventListener("pointermove", (e) => { if (app.drag) app.drag.target = app.view.pointerToWorld(e); });
+  canvas.addEventListener("pointerup", releaseDrag);
+  canvas.addEventListener("pointercancel", releaseDrag);
+
+  const state = urlState();
+  const name = app.presets.some((p) => p.name === state.scene) ? state.scene : "block-pull";
+  if (state.scene && name !== state.scene) showMessage(`URL: unknown scene '${state.scene}'; showing ${name}`);
+  loadScene(name, state.params, state.stepper, state.dt);
+  app.ready = true;
+  requestAnimationFrame(frame);
+}
+
+main().catch((e) => showMessage(`failed to start: ${e.message ?? e}`));

@@ -1,0 +1,101 @@
+// Live traces with uPlot: the normal reaction N(t) and the gap d(t) of every contact, one
+// series per contact id, in a rolling window. The gap axis is in millimetres and auto-ranged,
+// so a 0.1 mm penalty overlap is plainly visible.
+
+import uPlot from "../vendor/uPlot.esm.js";
+
+const STRIDE = 10;
+const COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
+const WINDOW = 4000; // samples kept
+
+/** One rolling time series chart. */
+class Chart {
+  constructor(element, yLabel) {
+    this.element = element;
+    this.yLabel = yLabel;
+    this.ids = [];
+    this.data = [[]];
+    this.plot = null;
+  }
+
+  build(ids) {
+    this.ids = ids.slice();
+    this.data = [[], ...ids.map(() => [])];
+    this.plot?.destroy();
+    const width = Math.max(200, this.element.clientWidth || 400);
+    this.plot = new uPlot(
+      {
+        width,
+        height: 200,
+        legend: { show: ids.length > 0 && ids.length <= 8 },
+        scales: { x: { time: false } },
+        axes: [{ label: "t [s]" }, { label: this.yLabel, size: 60 }],
+        series: [{ label: "t" }, ...ids.map((id, i) => ({ label: id, stroke: COLORS[i % COLORS.length], width: 1.5 }))],
+      },
+      this.data,
+      this.element,
+    );
+  }
+
+  push(t, values) {
+    this.data[0].push(t);
+    for (let i = 0; i < this.ids.length; i++) this.data[i + 1].push(values[i]);
+    if (this.data[0].length > WINDOW) for (const column of this.data) column.splice(0, column.length - WINDOW);
+  }
+
+  redraw() {
+    this.plot?.setData(this.data);
+  }
+
+  resize() {
+    if (this.plot) this.plot.setSize({ width: Math.max(200, this.element.clientWidth), height: 200 });
+  }
+
+  points() {
+    return this.data[0].length;
+  }
+}
+
+/** The two charts of the playground. */
+export class TracePlots {
+  constructor(normalElement, gapElement) {
+    this.normal = new Chart(normalElement, "N [N]");
+    this.gap = new Chart(gapElement, "d [mm]");
+    this.ids = null;
+    new ResizeObserver(() => { this.normal.resize(); this.gap.resize(); }).observe(normalElement);
+  }
+
+  /** Starts empty traces (a new scene or a reset). */
+  clear() {
+    this.ids = null;
+  }
+
+  /**
+   * Records one sample.
+   * @param {number} t time, s
+   * @param {string[]} ids contact ids (Simulation.contactIds())
+   * @param {Float64Array} contacts Simulation.contactData()
+   */
+  record(t, ids, contacts) {
+    if (this.ids === null || ids.some((id) => !this.ids.includes(id))) {
+      const union = this.ids === null ? ids : [...this.ids, ...ids.filter((id) => !this.ids.includes(id))];
+      this.ids = union;
+      this.normal.build(union);
+      this.gap.build(union);
+    }
+    const normal = this.ids.map(() => null);
+    const gap = this.ids.map(() => null);
+    ids.forEach((id, k) => {
+      const j = this.ids.indexOf(id);
+      normal[j] = contacts[k * STRIDE + 2];
+      gap[j] = contacts[k * STRIDE] * 1e3;
+    });
+    this.normal.push(t, normal);
+    this.gap.push(t, gap);
+  }
+
+  redraw() {
+    this.normal.redraw();
+    this.gap.redraw();
+  }
+}

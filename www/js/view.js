@@ -1,0 +1,178 @@
+// Canvas drawing of the scene: floor, bodies, contact points and normal-force arrows to scale,
+// at devicePixelRatio, refitting when the window resizes. Model and view stay apart: this file
+// reads poses and contact arrays and draws; it never touches the simulation.
+
+const STRIDE = 10; // numbers per contact in Simulation.contactData()
+
+export class SceneView {
+  /** @param {HTMLCanvasElement} canvas */
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.bodies = [];
+    this.bounds = { x0: -1, x1: 1, y0: -0.1, y1: 1 };
+    this.newtonsPerMetre = 100;
+    this.resize();
+    new ResizeObserver(() => this.resize()).observe(canvas);
+  }
+
+  resize() {
+    const dpr = window.devicePixelRatio || 1;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    this.canvas.width = Math.max(1, Math.round(width * dpr));
+    this.canvas.height = Math.max(1, Math.round(height * dpr));
+    this.dpr = dpr;
+  }
+
+  /**
+   * Sets the bodies (from Simulation.bodies()) and fits the view to their initial poses.
+   * @param {Array} bodies
+   * @param {Float64Array} poses
+   * @param {number} weight a representative force (N) that should draw as a quarter of the view
+   */
+  setScene(bodies, poses, weight) {
+    this.bodies = bodies;
+    this.home = this.extent(poses);
+    this.bounds = { ...this.home };
+    const height = this.home.y1 - this.home.y0;
+    this.newtonsPerMetre = weight > 0 ? weight / (0.25 * height) : 1;
+  }
+
+  /** Bounding box of the moving bodies (and fixed disks) with a margin; the floor line shows. */
+  extent(poses) {
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    this.bodies.forEach((b, i) => {
+      if (b.shape === "half_plane") return;
+      const [x, y] = [poses[3 * i], poses[3 * i + 1]];
+      const r = b.shape === "disk" ? b.radius : Math.hypot(b.width, b.height) / 2;
+      x0 = Math.min(x0, x - r); x1 = Math.max(x1, x + r);
+      y0 = Math.min(y0, y - r); y1 = Math.max(y1, y + r);
+    });
+    if (!Number.isFinite(x0)) return { x0: -1, x1: 1, y0: -0.1, y1: 1 };
+    y0 = Math.min(y0, 0);
+    const span = Math.max(x1 - x0, y1 - y0) || 1;
+    const pad = 0.35 * span;
+    return { x0: x0 - pad, x1: x1 + pad, y0: y0 - 0.25 * pad, y1: y1 + pad };
+  }
+
+  /** World → canvas pixels, keeping aspect ratio 1. */
+  transform() {
+    const { width, height } = this.canvas;
+    const b = this.bounds;
+    const scale = Math.min(width / (b.x1 - b.x0), height / (b.y1 - b.y0));
+    const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
+    return {
+      scale,
+      x: (x) => width / 2 + (x - cx) * scale,
+      y: (y) => height / 2 - (y - cy) * scale,
+      inverse: (px, py) => [cx + (px - width / 2) / scale, cy - (py - height / 2) / scale],
+    };
+  }
+
+  /** The world point under a pointer event. */
+  pointerToWorld(event) {
+    const r = this.canvas.getBoundingClientRect();
+    return this.transform().inverse((event.clientX - r.left) * this.dpr, (event.clientY - r.top) * this.dpr);
+  }
+
+  /** Index of the moving body under world point p, or -1. */
+  hit(p, poses) {
+    for (let i = this.bodies.length - 1; i >= 0; i--) {
+      const b = this.bodies[i];
+      if (b.fixed) continue;
+      const dx = p[0] - poses[3 * i], dy = p[1] - poses[3 * i + 1];
+      const r = b.shape === "disk" ? b.radius : Math.hypot(b.width, b.height) / 2;
+      if (Math.hypot(dx, dy) <= 1.2 * r) return i;
+    }
+    return -1;
+  }
+
+  /** Newtons represented by 100 CSS pixels of arrow. */
+  forceLegend() {
+    const t = this.transform();
+    return (100 * this.dpr / t.scale) * this.newtonsPerMetre;
+  }
+
+  /**
+   * Draws one frame.
+   * @param {Float64Array} poses [x, y, θ] per body
+   * @param {Float64Array} contacts Simulation.contactData()
+   */
+  draw(poses, contacts) {
+    // Follow bodies that leave the home view, and come back when they return.
+    const now = this.extent(poses);
+    const h = this.home;
+    this.bounds = {
+      x0: Math.min(h.x0, now.x0), x1: Math.max(h.x1, now.x1),
+      y0: Math.min(h.y0, now.y0), y1: Math.max(h.y1, now.y1),
+    };
+    const ctx = this.ctx;
+    const t = this.transform();
+    const px = this.dpr;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.lineJoin = "round";
+    this.bodies.forEach((b, i) => this.drawBody(b, poses[3 * i], poses[3 * i + 1], poses[3 * i + 2], t, px));
+    const forceToMetres = 1 / this.newtonsPerMetre;
+    for (let k = 0; k + STRIDE <= contacts.length; k += STRIDE) {
+      const [gap, , normal, , , state, x, y, nx, ny] = contacts.subarray(k, k + STRIDE);
+      if (state === 0 && gap > 0.02 * (this.bounds.y1 - this.bounds.y0)) continue;
+      ctx.fillStyle = state >= 2 ? "#d1242f" : state === 1 ? "#1f6feb" : "#9aa3b2";
+      ctx.beginPath();
+      ctx.arc(t.x(x), t.y(y), 3.5 * px, 0, 2 * Math.PI);
+      ctx.fill();
+      if (normal > 0) {
+        const len = normal * forceToMetres;
+        this.arrow(t.x(x), t.y(y), t.x(x + nx * len), t.y(y + ny * len), px);
+      }
+    }
+  }
+
+  drawBody(b, x, y, angle, t, px) {
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.translate(t.x(x), t.y(y));
+    ctx.rotate(-angle);
+    ctx.lineWidth = 1.5 * px;
+    if (b.shape === "half_plane") {
+      const big = 1e4;
+      ctx.fillStyle = "#e9e4dc";
+      ctx.fillRect(-big, 0, 2 * big, big);
+      ctx.strokeStyle = "#8a7f72";
+      ctx.beginPath(); ctx.moveTo(-big, 0); ctx.lineTo(big, 0); ctx.stroke();
+    } else if (b.shape === "box") {
+      const w = b.width * t.scale, hgt = b.height * t.scale;
+      ctx.fillStyle = b.fixed ? "#d8d2c8" : "#c9daf8";
+      ctx.strokeStyle = "#1d2330";
+      ctx.fillRect(-w / 2, -hgt / 2, w, hgt);
+      ctx.strokeRect(-w / 2, -hgt / 2, w, hgt);
+      for (const [fx, fy] of b.contactPoints) {
+        ctx.fillStyle = "#1d2330";
+        ctx.fillRect(fx * t.scale - 2 * px, -fy * t.scale - 2 * px, 4 * px, 4 * px);
+      }
+    } else if (b.shape === "disk") {
+      const r = b.radius * t.scale;
+      ctx.fillStyle = b.fixed ? "#d8d2c8" : "#c9daf8";
+      ctx.strokeStyle = "#1d2330";
+      ctx.beginPath(); ctx.arc(0, 0, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(r, 0); ctx.stroke(); // shows rotation
+    }
+    ctx.restore();
+  }
+
+  arrow(x0, y0, x1, y1, px) {
+    const ctx = this.ctx;
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (len < 1) return;
+    const head = Math.min(10 * px, 0.4 * len);
+    const ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+    ctx.strokeStyle = ctx.fillStyle = "#d1242f";
+    ctx.lineWidth = 2 * px;
+    ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1 - ux * head, y1 - uy * head); ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x1 - ux * head - uy * head * 0.5, y1 - uy * head + ux * head * 0.5);
+    ctx.lineTo(x1 - ux * head + uy * head * 0.5, y1 - uy * head - ux * head * 0.5);
+    ctx.closePath(); ctx.fill();
+  }
+}
