@@ -42,26 +42,40 @@ fn disk_row_lcp(disks: usize) -> Lcp {
         .expect("bench LCP builds")
 }
 
+/// Mean cost of one step of each preset with its default stepper and time step.
+pub fn preset_step_costs(budget: Duration) -> Vec<(&'static str, &'static str, f64, f64)> {
+    presets::all()
+        .iter()
+        .filter_map(|preset| {
+            let mut sim = Simulation::from_preset(preset.name, &[]).ok()?;
+            let per_step = time_per_call(budget, || {
+                if sim.step().is_err() || sim.time() > sim.scene().duration {
+                    let _ = sim.reset();
+                }
+            });
+            Some((preset.name, sim.stepper_name(), sim.time_step(), per_step))
+        })
+        .collect()
+}
+
+/// `{"preset": steps per second, …}` for the browser benchmark's native column.
+pub fn run_json(quick: bool) -> String {
+    let budget = Duration::from_millis(if quick { 50 } else { 400 });
+    let map: serde_json::Map<String, serde_json::Value> = preset_step_costs(budget)
+        .into_iter()
+        .map(|(name, _, _, per_step)| (name.to_string(), (1.0 / per_step).into()))
+        .collect();
+    format!("{}\n", serde_json::Value::Object(map))
+}
+
 /// The benchmark report as text (Markdown tables).
 pub fn run(quick: bool) -> String {
     let budget = Duration::from_millis(if quick { 50 } else { 400 });
     let mut out = String::from("## Step cost per preset (default stepper and time step)\n\n");
     out.push_str("| preset | stepper | h [s] | µs/step | steps/s |\n|---|---|---|---|---|\n");
-    for preset in presets::all() {
-        let Ok(mut sim) = Simulation::from_preset(preset.name, &[]) else {
-            continue;
-        };
-        let fresh = |sim: &mut Simulation| {
-            if sim.step().is_err() || sim.time() > sim.scene().duration {
-                let _ = sim.reset();
-            }
-        };
-        let per_step = time_per_call(budget, || fresh(&mut sim));
+    for (name, stepper, h, per_step) in preset_step_costs(budget) {
         out.push_str(&format!(
-            "| {} | {} | {} | {:.2} | {:.0} |\n",
-            preset.name,
-            sim.stepper_name(),
-            sim.time_step(),
+            "| {name} | {stepper} | {h} | {:.2} | {:.0} |\n",
             per_step * 1e6,
             1.0 / per_step
         ));

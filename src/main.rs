@@ -13,7 +13,7 @@ const USAGE: &str = "usage:
   contactlab run <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
                  [--duration T] [--every K] [--format jsonl|csv] [--solver lemke|pgs]
   contactlab lcp <file.json|->
-  contactlab bench [--quick]";
+  contactlab bench [--quick] [--json]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +36,14 @@ fn dispatch(args: &[String]) -> Result<String, String> {
         Some("presets") => Ok(list_presets()),
         Some("run") => run(&args[1..]),
         Some("lcp") => solve_lcp(&args[1..]),
-        Some("bench") => Ok(bench::run(args.iter().any(|a| a == "--quick"))),
+        Some("bench") => {
+            let quick = args.iter().any(|a| a == "--quick");
+            if args.iter().any(|a| a == "--json") {
+                Ok(bench::run_json(quick))
+            } else {
+                Ok(bench::run(quick))
+            }
+        }
         Some("-h") | Some("--help") | Some("help") => Ok(format!("{USAGE}\n")),
         Some(other) => Err(format!(
             "unknown command '{other}'; commands: presets, run, lcp, bench"
