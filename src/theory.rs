@@ -54,7 +54,12 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
         "block-pull" => {
             let (m, u, g) = (p("m"), p("u"), p("g"));
             vec![
-                line("reaction N = max(0, mg − u)", "N", (m * g - u).max(0.0), total_normal),
+                line(
+                    "reaction N = max(0, mg − u)",
+                    "N",
+                    (m * g - u).max(0.0),
+                    total_normal,
+                ),
                 line(
                     "acceleration d̈ = max(0, (u − mg)/m)",
                     "m/s²",
@@ -78,11 +83,26 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let exact = m * g / 2.0;
             let guess = g / (1.0 / m + a * a / i);
             let mut lines = vec![
-                line("N₁ from the coupled LCP (W N + b = 0)", "N", exact, normals.first().copied().unwrap_or(f64::NAN)),
-                line("N₂ from the coupled LCP", "N", exact, normals.get(1).copied().unwrap_or(f64::NAN)),
+                line(
+                    "N₁ from the coupled LCP (W N + b = 0)",
+                    "N",
+                    exact,
+                    normals.first().copied().unwrap_or(f64::NAN),
+                ),
+                line(
+                    "N₂ from the coupled LCP",
+                    "N",
+                    exact,
+                    normals.get(1).copied().unwrap_or(f64::NAN),
+                ),
             ];
             let is_wrong = (guess - exact).abs() > 1e-12 * exact;
-            let mut wrong = line("decoupled guess −bᵢ/Wᵢᵢ (ignores coupling)", "N", guess, f64::NAN);
+            let mut wrong = line(
+                "decoupled guess −bᵢ/Wᵢᵢ (ignores coupling)",
+                "N",
+                guess,
+                f64::NAN,
+            );
             wrong.wrong = is_wrong;
             lines.push(wrong);
             // The guess inserted into the full system: (W₁₁ + W₁₂)·guess + b₁ = 2·guess/m − g.
@@ -96,11 +116,20 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let (e, h, m) = (p("e"), p("height"), p("m"));
             let t0 = (2.0 * h / 9.81).sqrt();
             let v0 = (2.0 * 9.81 * h).sqrt();
-            let t_inf = if e < 1.0 { t0 + 2.0 * e * v0 / (9.81 * (1.0 - e)) } else { f64::INFINITY };
+            let t_inf = if e < 1.0 {
+                t0 + 2.0 * e * v0 / (9.81 * (1.0 - e))
+            } else {
+                f64::INFINITY
+            };
             let resting = sample.t > t_inf + 2.0 * sim.time_step();
             vec![
                 line("first impact at √(2H/g)", "s", t0, f64::NAN),
-                line("impacts accumulate at t∞ = t₀ + 2e v₀/(g(1 − e))", "s", t_inf, f64::NAN),
+                line(
+                    "impacts accumulate at t∞ = t₀ + 2e v₀/(g(1 − e))",
+                    "s",
+                    t_inf,
+                    f64::NAN,
+                ),
                 line(
                     "reaction at rest N = mg (after t∞)",
                     "N",
@@ -114,15 +143,30 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             // The reaction of the last step was solved at its start, t − h.
             let t = sample.t - sim.time_step();
             vec![
-                line("reading N = max(0, mg − rate·t)", "N", (m * g - rate * t).max(0.0), total_normal),
+                line(
+                    "reading N = max(0, mg − rate·t)",
+                    "N",
+                    (m * g - rate * t).max(0.0),
+                    total_normal,
+                ),
                 line("lift-off at t = mg/rate", "s", m * g / rate, f64::NAN),
             ]
         }
         "stacked-boxes" => {
             let (m1, m2) = (p("m1"), p("m2"));
             vec![
-                line("floor reaction (m₁ + m₂) g", "N", (m1 + m2) * 9.81, normals.first().copied().unwrap_or(f64::NAN)),
-                line("between the boxes m₂ g", "N", m2 * 9.81, normals.get(1).copied().unwrap_or(f64::NAN)),
+                line(
+                    "floor reaction (m₁ + m₂) g",
+                    "N",
+                    (m1 + m2) * 9.81,
+                    normals.first().copied().unwrap_or(f64::NAN),
+                ),
+                line(
+                    "between the boxes m₂ g",
+                    "N",
+                    m2 * 9.81,
+                    normals.get(1).copied().unwrap_or(f64::NAN),
+                ),
             ]
         }
         "disk-over-disk" => {
@@ -133,7 +177,12 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let n = (9.81 * (3.0 * libm::cos(phi) - 2.0 * libm::cos(phi0))).max(0.0);
             vec![
                 line("reaction N = mg(3 cos φ − 2 cos φ₀)", "N", n, total_normal),
-                line("lift-off angle cos φ = ⅔ cos φ₀", "rad", libm::acos(2.0 / 3.0 * libm::cos(phi0)), f64::NAN),
+                line(
+                    "lift-off angle cos φ = ⅔ cos φ₀",
+                    "rad",
+                    libm::acos(2.0 / 3.0 * libm::cos(phi0)),
+                    f64::NAN,
+                ),
             ]
         }
         _ => vec![],

@@ -65,9 +65,10 @@ impl Simulation {
         let overrides: Vec<(String, f64)> = if params.is_undefined() || params.is_null() {
             vec![]
         } else {
-            let map: BTreeMap<String, f64> = serde_wasm_bindgen::from_value(params).map_err(|e| {
-                JsError::new(&format!("params: expected an object of numbers ({e})"))
-            })?;
+            let map: BTreeMap<String, f64> =
+                serde_wasm_bindgen::from_value(params).map_err(|e| {
+                    JsError::new(&format!("params: expected an object of numbers ({e})"))
+                })?;
             map.into_iter().collect()
         };
         let inner = crate::Simulation::from_preset(name, &overrides).map_err(js)?;
