@@ -23,7 +23,9 @@ pub mod contact;
 pub mod error;
 pub mod geometry;
 pub mod lcp;
+pub mod measure;
 pub mod model;
+pub mod modes;
 
 pub use error::{Error, Result};
 pub mod integrators;

@@ -12,6 +12,10 @@ const USAGE: &str = "usage:
   contactlab presets
   contactlab run <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
                  [--duration T] [--every K] [--format jsonl|csv] [--solver lemke|pgs]
+  contactlab modes <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
+                   [--measure T]
+  contactlab sweep <preset> --param NAME --values V1,V2,... [--set NAME=VALUE]...
+                   [--stepper NAME] [--dt H] [--duration T]
   contactlab lcp <file.json|->
   contactlab bench [--quick] [--json]";
 
@@ -36,6 +40,8 @@ fn dispatch(args: &[String]) -> Result<String, String> {
         Some("presets") => Ok(list_presets()),
         Some("run") => run(&args[1..]),
         Some("lcp") => solve_lcp(&args[1..]),
+        Some("modes") => modes(&args[1..]),
+        Some("sweep") => sweep(&args[1..]),
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             if args.iter().any(|a| a == "--json") {
@@ -76,6 +82,9 @@ struct RunOptions {
     every: usize,
     csv: bool,
     solver: Option<String>,
+    measure: Option<f64>,
+    param: Option<String>,
+    values: Vec<f64>,
 }
 
 fn parse_run(args: &[String]) -> Result<RunOptions, String> {
@@ -88,6 +97,9 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
         every: 1,
         csv: false,
         solver: None,
+        measure: None,
+        param: None,
+        values: vec![],
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -128,9 +140,24 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
                 "csv" => o.csv = true,
                 f => return Err(format!("--format: must be jsonl or csv, got '{f}'")),
             },
+            "--measure" => {
+                let d = number("--measure", &value("--measure")?)?;
+                if !(0.0..=100.0).contains(&d) {
+                    return Err(format!("--measure: must be in [0, 100] s, got {d}"));
+                }
+                o.measure = Some(d);
+            }
+            "--param" => o.param = Some(value("--param")?),
+            "--values" => {
+                let list = value("--values")?;
+                o.values = list
+                    .split(',')
+                    .map(|v| number("--values", v))
+                    .collect::<Result<_, _>>()?;
+            }
             flag if flag.starts_with("--") => {
                 return Err(format!(
-                    "unknown option '{flag}'; run takes --set, --stepper, --dt, --duration, --every, --format, --solver"
+                    "unknown option '{flag}'; options: --set, --stepper, --dt, --duration, --every, --format, --solver, --measure, --param, --values"
                 ));
             }
             t if o.target.is_empty() => o.target = t.to_string(),
@@ -154,8 +181,8 @@ fn number(what: &str, text: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-fn run(args: &[String]) -> Result<String, String> {
-    let o = parse_run(args)?;
+/// The simulation the options describe: preset or scene file, stepper, solver, time step.
+fn build_simulation(o: &RunOptions) -> Result<Simulation, String> {
     let e = |e: Error| e.to_string();
     let mut sim = if o.target.ends_with(".json") || std::path::Path::new(&o.target).is_file() {
         if !o.sets.is_empty() {
@@ -178,6 +205,13 @@ fn run(args: &[String]) -> Result<String, String> {
     if let Some(h) = o.dt {
         sim.set_time_step(h).map_err(e)?;
     }
+    Ok(sim)
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    let o = parse_run(args)?;
+    let e = |e: Error| e.to_string();
+    let mut sim = build_simulation(&o)?;
     let duration = o.duration.unwrap_or(sim.scene().duration);
     let steps = sim.steps_for(duration);
     let trace = sim.run(steps, o.every).map_err(e)?;
@@ -245,4 +279,74 @@ fn solve_lcp(args: &[String]) -> Result<String, String> {
         "{}\n",
         serde_json::to_string(&solution).map_err(|err| err.to_string())?
     ))
+}
+
+/// `modes`: the coupled penalty-contact modes at the scene's initial state.
+fn modes(args: &[String]) -> Result<String, String> {
+    let o = parse_run(args)?;
+    let mut sim = build_simulation(&o)?;
+    let analysis = sim.modes();
+    let omega_max = analysis.omega_max();
+    let h_limit: serde_json::Map<String, serde_json::Value> =
+        contactlab::integrators::STEPPER_NAMES
+            .iter()
+            .map(|name| {
+                let limit = contactlab::modes::time_step_limit(name, omega_max);
+                (
+                    name.to_string(),
+                    limit.map_or(serde_json::Value::Null, Into::into),
+                )
+            })
+            .collect();
+    let mut out = serde_json::to_value(&analysis).map_err(|e| e.to_string())?;
+    out["h_limit"] = h_limit.into();
+    out["h"] = sim.time_step().into();
+    out["h_omega_max"] = (sim.time_step() * omega_max).into();
+    out["stepper"] = sim.stepper_name().into();
+    out["stability"] = contactlab::modes::stability_note(sim.stepper_name()).into();
+    if let Some(duration) = o.measure {
+        let m = contactlab::measure::measure_run(&mut sim, duration).map_err(|e| e.to_string())?;
+        out["measured_omega"] =
+            serde_json::to_value(&m.measured_omega).map_err(|e| e.to_string())?;
+    }
+    Ok(format!("{out}\n"))
+}
+
+/// `sweep`: one measured run per value of a parameter (or of `dt`), one JSON line each.
+fn sweep(args: &[String]) -> Result<String, String> {
+    let o = parse_run(args)?;
+    let param = o.param.clone().ok_or("sweep: --param NAME is required")?;
+    if o.values.is_empty() {
+        return Err("sweep: --values V1,V2,... is required".into());
+    }
+    let mut out = String::new();
+    for &value in &o.values {
+        let mut options = RunOptions {
+            target: o.target.clone(),
+            sets: o.sets.clone(),
+            stepper: o.stepper.clone(),
+            dt: o.dt,
+            duration: o.duration,
+            every: 1,
+            csv: false,
+            solver: o.solver.clone(),
+            measure: None,
+            param: None,
+            values: vec![],
+        };
+        if param == "dt" {
+            options.dt = Some(value);
+        } else {
+            options.sets.retain(|(n, _)| *n != param);
+            options.sets.push((param.clone(), value));
+        }
+        let mut sim = build_simulation(&options)?;
+        let duration = o.duration.unwrap_or(sim.scene().duration);
+        let m = contactlab::measure::measure_run(&mut sim, duration).map_err(|e| e.to_string())?;
+        let mut line = serde_json::to_value(&m).map_err(|e| e.to_string())?;
+        line["param"] = param.clone().into();
+        line["value"] = value.into();
+        out.push_str(&format!("{line}\n"));
+    }
+    Ok(out)
 }

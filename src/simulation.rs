@@ -10,6 +10,7 @@ use crate::integrators::acceleration::acceleration_lcp;
 use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
 use crate::lcp::Lcp;
 use crate::model::{AppliedForce, ForceLaw, System};
+use crate::modes::{self, ModalAnalysis};
 use crate::presets::{self, Preset};
 use crate::scene::Scene;
 use crate::trace::{BodySample, ContactSample, Sample, Trace};
@@ -197,10 +198,14 @@ impl Simulation {
                 state: c.state,
             })
             .collect();
+        let (analysis, modal_energy) = self.modes_with_energy();
         Sample {
             t: self.system.t,
             bodies,
             contacts,
+            h_omega_max: self.dt * analysis.omega_max(),
+            frequencies: analysis.omega,
+            modal_energy,
             energy: self.energy(),
             iterations: self.last.iterations,
             residual: self.last.residual,
@@ -254,6 +259,32 @@ impl Simulation {
             .into_iter()
             .filter(|c| c.gap().abs() <= 1e-9 && c.gap_rate(&self.system.v).abs() <= 1e-9)
             .collect()
+    }
+
+    /// Contacts compressed now (d < 0): the ones a penalty law loads.
+    pub fn compressed_contacts(&self) -> Vec<Contact> {
+        detect_contacts(&self.system, &self.system.q, self.settings.margin)
+            .into_iter()
+            .filter(|c| c.gap() < 0.0)
+            .collect()
+    }
+
+    /// Coupled penalty-contact modes of the compressed contacts at the current state.
+    pub fn modes(&self) -> ModalAnalysis {
+        let contacts = self.compressed_contacts();
+        let refs: Vec<&Contact> = contacts.iter().collect();
+        let k = vec![self.settings.material.stiffness; refs.len()];
+        modes::analyse(&self.system, &refs, &k)
+    }
+
+    /// The modes with the energy in each, J.
+    pub fn modes_with_energy(&self) -> (ModalAnalysis, Vec<f64>) {
+        let contacts = self.compressed_contacts();
+        let refs: Vec<&Contact> = contacts.iter().collect();
+        let k = vec![self.settings.material.stiffness; refs.len()];
+        let analysis = modes::analyse(&self.system, &refs, &k);
+        let energy = modes::modal_energies(&self.system, &refs, &k, &analysis);
+        (analysis, energy)
     }
 
     /// Restarts from the scene's initial state.

@@ -45,6 +45,12 @@ pub struct Sample {
     pub contacts: Vec<ContactSample>,
     /// Mechanical energy T + V_gravity + V_contact, J.
     pub energy: f64,
+    /// Angular frequencies of the coupled modes of the compressed contacts, rad/s.
+    pub frequencies: Vec<f64>,
+    /// h·ω_max against the central-difference limit 2.
+    pub h_omega_max: f64,
+    /// Energy in each of those modes, J.
+    pub modal_energy: Vec<f64>,
     /// Solver iterations in the step.
     pub iterations: usize,
     /// Largest complementarity residual of the step.
