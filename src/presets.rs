@@ -23,6 +23,8 @@ pub struct Parameter {
     pub max: f64,
     /// Default value.
     pub default: f64,
+    /// Granularity of meaningful values (1 for a choice such as `kind`; 0 = continuous).
+    pub step: f64,
 }
 
 const fn p(
@@ -40,6 +42,15 @@ const fn p(
         min,
         max,
         default,
+        step: 0.0,
+    }
+}
+
+/// A parameter that takes whole numbers only (a choice).
+const fn choice(name: &'static str, label: &'static str, max: f64, default: f64) -> Parameter {
+    Parameter {
+        step: 1.0,
+        ..p(name, label, "1", 0.0, max, default)
     }
 }
 
@@ -91,12 +102,14 @@ impl Preset {
                 let known: Vec<&str> = self.parameters.iter().map(|p| p.name).collect();
                 return Err(Error::unknown("parameter", name, &known));
             };
-            check_range(
-                &format!("{} ({}, {})", param.name, param.label, param.unit),
-                *value,
-                param.min,
-                param.max,
-            )?;
+            let field = format!("{} ({}, {})", param.name, param.label, param.unit);
+            check_range(&field, *value, param.min, param.max)?;
+            if param.step > 0.0 && (value / param.step).fract() != 0.0 {
+                return Err(Error::field(
+                    field,
+                    format!("must be a multiple of {}, got {value}", param.step),
+                ));
+            }
             if let Some(e) = entries.iter_mut().find(|e| e.0 == param.name) {
                 e.1 = *value;
             }
@@ -248,11 +261,9 @@ const BAR_PARAMETERS: &[Parameter] = &[
         1e-3,
         1e-5,
     ),
-    p(
+    choice(
         "kind",
         "perturbation: 0 symmetric, 1 antisymmetric, 2 one support",
-        "1",
-        0.0,
         2.0,
         0.0,
     ),

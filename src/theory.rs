@@ -185,6 +185,48 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                 ),
             ]
         }
+        "rocking-bar" | "three-support-bar" => {
+            let (m, i, a, k) = (p("m"), p("I"), p("a"), p("k"));
+            let supports = if preset.name == "rocking-bar" {
+                2.0
+            } else {
+                3.0
+            };
+            let heave = (supports * k / m).sqrt();
+            let rock = (2.0 * k * a * a / i).sqrt();
+            let omega = sim.modes().omega;
+            let at = |j: usize| omega.get(j).copied().unwrap_or(f64::NAN);
+            let mut lines = vec![
+                line(
+                    if supports == 2.0 {
+                        "heave ω = √(2k/m)"
+                    } else {
+                        "heave ω = √(3k/m)"
+                    },
+                    "rad/s",
+                    heave,
+                    at(0),
+                ),
+                line("rocking ω = √(2ka²/I)", "rad/s", rock, at(1)),
+            ];
+            if supports == 2.0 {
+                let mut guess = line(
+                    "decoupled √(k(1/m + a²/I)) per contact",
+                    "rad/s",
+                    (k * (1.0 / m + a * a / i)).sqrt(),
+                    f64::NAN,
+                );
+                guess.wrong = true;
+                lines.push(guess);
+            }
+            lines.push(line(
+                "central-difference limit h < 2/ω_max",
+                "s",
+                2.0 / heave.max(rock),
+                sim.time_step(),
+            ));
+            lines
+        }
         _ => vec![],
     }
 }

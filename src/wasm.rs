@@ -35,6 +35,7 @@ struct ParameterInfo {
     min: f64,
     max: f64,
     default: f64,
+    step: f64,
     value: f64,
 }
 
@@ -108,6 +109,7 @@ impl Simulation {
                 min: p.min,
                 max: p.max,
                 default: p.default,
+                step: p.step,
                 value: values
                     .iter()
                     .find(|(n, _)| *n == p.name)
@@ -311,6 +313,61 @@ impl Simulation {
     /// Theory panel: `[{label, unit, predicted, simulated, wrong}]` (NaN becomes null).
     pub fn theory(&self) -> JsValue {
         to_js(&theory::theory(&self.inner))
+    }
+
+    /// Angular frequencies of the coupled modes of the compressed contacts now, rad/s.
+    pub fn frequencies(&self) -> Vec<f64> {
+        self.inner.modes().omega
+    }
+
+    /// h·ω_max of the compressed contacts now (the central-difference limit is 2).
+    #[wasm_bindgen(getter, js_name = hOmegaMax)]
+    pub fn h_omega_max(&self) -> f64 {
+        self.inner.time_step() * self.inner.modes().omega_max()
+    }
+
+    /// Largest stable h for the current stepper and contacts, s (undefined: no such limit).
+    #[wasm_bindgen(getter, js_name = timeStepLimit)]
+    pub fn time_step_limit(&self) -> Option<f64> {
+        crate::modes::time_step_limit(self.inner.stepper_name(), self.inner.modes().omega_max())
+    }
+
+    /// The full modal analysis now: `{omega, decoupledOmega, zeroModes, freeMotions,
+    /// modeShapes, generalizedShapes, omegaMaxBound, modalEnergy, contacts, stability}`.
+    pub fn modes(&self) -> JsValue {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Modes {
+            omega: Vec<f64>,
+            decoupled_omega: Vec<f64>,
+            zero_modes: usize,
+            free_motions: usize,
+            mode_shapes: Vec<Vec<f64>>,
+            generalized_shapes: Vec<Vec<f64>>,
+            omega_max_bound: f64,
+            modal_energy: Vec<f64>,
+            contacts: Vec<String>,
+            stability: &'static str,
+        }
+        let (a, modal_energy) = self.inner.modes_with_energy();
+        let contacts = self
+            .inner
+            .compressed_contacts()
+            .iter()
+            .map(|c| self.inner.contact_id(c.key))
+            .collect();
+        to_js(&Modes {
+            omega: a.omega,
+            decoupled_omega: a.decoupled_omega,
+            zero_modes: a.zero_modes,
+            free_motions: a.free_motions,
+            mode_shapes: a.mode_shapes,
+            generalized_shapes: a.generalized_shapes,
+            omega_max_bound: a.omega_max_bound,
+            modal_energy,
+            contacts,
+            stability: crate::modes::stability_note(self.inner.stepper_name()),
+        })
     }
 
     /// The scene as JSON text.

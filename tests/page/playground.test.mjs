@@ -140,3 +140,37 @@ test("a bad value is refused with a message and the run goes on", async () => {
   assert.ok(t1 > t0, "the simulation kept running");
   await page.close();
 });
+
+test("rocking-bar: the frequency plot fills and the gauge warns past the limit", async () => {
+  const { page, errors } = await open("?scene=rocking-bar&kind=1");
+  await page.waitForTimeout(300);
+  const values = await page.evaluate(() => {
+    const d = window.contactlab.plots.frequency.data;
+    return [d[1].at(-1), d[2].at(-1), d[0].length];
+  });
+  assert.ok(values[2] > 5, "the frequency plot receives samples");
+  assert.ok(Math.abs(values[0] - 316.23) < 0.01 && Math.abs(values[1] - 632.46) < 0.01, `ω = ${values}`);
+  assert.equal(await page.locator("#gauge.warn").count(), 0);
+  assert.match(await page.textContent("#gauge .gauge-text"), /limit 2: h < 3\.1623 ms/);
+  assert.match(await page.textContent("#modes-note"), /500, 500 rad\/s/);
+  await page.fill("#dt", "0.0033");
+  await page.dispatchEvent("#dt", "change");
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator("#gauge.warn").count(), 1);
+  assert.match(await page.textContent("#message"), /UNSTABLE/);
+  await page.screenshot({ path: `${SHOTS}/rocking-bar-unstable.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("an unstable run pauses with a message instead of filling the page with NaN", async () => {
+  const { page } = await open("?scene=rocking-bar&kind=1&dt=0.02&amplitude=0.0001");
+  await page.selectOption("#speed", "2");
+  await page.dispatchEvent("#speed", "change");
+  await page.waitForFunction(() => /paused|UNSTABLE/.test(document.getElementById("message").textContent), null, { timeout: 10000 });
+  const poses = await page.evaluate(() => [...window.contactlab.sim.bodyPoses()]);
+  assert.ok(poses.every(Number.isFinite), `poses ${poses}`);
+  const text = await page.textContent("#readout");
+  assert.ok(!/NaN/.test(text), text);
+  await page.close();
+});

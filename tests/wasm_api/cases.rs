@@ -85,3 +85,42 @@ fn errors_are_js_errors_and_the_simulation_keeps_working() {
     assert!(sim.body_poses()[4] > 0.05, "the block lifts after the errors");
     assert!(sim.body_poses().iter().all(|x| x.is_finite()));
 }
+
+#[wasm_bindgen_test]
+fn s4_rocking_bar_modes_through_wasm() {
+    let sim = Simulation::preset("rocking-bar", JsValue::UNDEFINED).unwrap();
+    let w = sim.frequencies();
+    assert_eq!(w.len(), 2);
+    assert!((w[0] - (2.0f64 * 1e5 / 2.0).sqrt()).abs() < 1e-9 * w[0], "{w:?}");
+    assert!((w[1] - (2.0f64 * 1e5 * 0.01 / 0.005).sqrt()).abs() < 1e-9 * w[1]);
+    let limit = sim.time_step_limit().unwrap();
+    assert!((limit - 3.162e-3).abs() < 1e-6);
+    let modes = sim.modes();
+    let decoupled = js_sys::Reflect::get(&modes, &JsValue::from_str("decoupledOmega")).unwrap();
+    let decoupled: Vec<f64> = serde_wasm_bindgen::from_value(decoupled).unwrap();
+    assert!(decoupled.iter().all(|w| (w - 500.0).abs() < 1e-9));
+}
+
+/// Largest |gap − preload| over `steps` steps of the antisymmetrically perturbed bar at h.
+fn rocking_excursion(h: f64, steps: u32) -> f64 {
+    let mut sim =
+        Simulation::preset("rocking-bar", params(&[("kind", 1.0), ("amplitude", 1e-8)])).unwrap();
+    sim.set_time_step(h).unwrap();
+    let preload = -2.0 * 9.81 / (2.0 * 1e5);
+    let mut worst = 0.0f64;
+    for _ in 0..steps {
+        if sim.step(1).is_err() {
+            return f64::INFINITY;
+        }
+        let c = sim.contact_data();
+        worst = worst.max((c[0] - preload).abs());
+    }
+    worst
+}
+
+#[wasm_bindgen_test]
+fn s4_central_difference_bounded_at_3_0_ms_growing_at_3_3_ms() {
+    // 1/√(1 − (hω/2)²) ≈ 3.2 bounds the excursion at h = 3.0 ms; at 3.3 ms it grows ~1.8× a step.
+    assert!(rocking_excursion(3.0e-3, 1000) < 4.0e-8);
+    assert!(rocking_excursion(3.3e-3, 40) > 1e-6);
+}

@@ -21,12 +21,12 @@ export function buildControls(container, parameters, onChange, onError) {
     slider.id = id;
     slider.min = String(p.min);
     slider.max = String(p.max);
-    slider.step = String(sliderStep(p.min, p.max));
+    slider.step = String(p.step > 0 ? p.step : sliderStep(p.min, p.max));
     slider.value = String(p.value);
     slider.setAttribute("aria-label", `${p.label} slider`);
     const number = document.createElement("input");
     number.type = "number";
-    number.step = "any";
+    number.step = p.step > 0 ? String(p.step) : "any";
     number.min = String(p.min);
     number.max = String(p.max);
     number.value = String(p.value);

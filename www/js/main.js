@@ -6,6 +6,7 @@ import { FixedStepLoop } from "./loop.js";
 import { SceneView } from "./view.js";
 import { TracePlots } from "./plots.js";
 import { buildControls } from "./controls.js";
+import { renderModes } from "./modes.js";
 
 const $ = (id) => document.getElementById(id);
 const STATE_NAMES = ["open", "touching", "loaded", "impact"];
@@ -84,8 +85,19 @@ function loadScene(name, params = {}, stepper = null, dt = null) {
   app.view.setScene(bodies, sim.bodyPoses(), representativeForce(bodies));
   app.plots.clear();
   app.loop.clear();
+  chooseSpeed(sim);
   writeUrl();
   render();
+}
+
+/** Slow motion for stiff contact modes: at most about one oscillation per second on screen. */
+function chooseSpeed(sim) {
+  const fastest = Math.max(0, ...sim.frequencies());
+  const wanted = fastest > 0 ? Math.min(1, 6 / fastest) : 1;
+  const options = [...$("speed").options].map((o) => Number(o.value));
+  const distance = (v) => Math.abs(Math.log(v / wanted));
+  app.speed = options.reduce((best, v) => (distance(v) < distance(best) ? v : best), options[0]);
+  $("speed").value = String(app.speed);
 }
 
 /** The weight of all moving bodies: a force of this size draws as a quarter of the view. */
@@ -111,7 +123,11 @@ function render() {
   const contacts = sim.contactData();
   app.view.draw(poses, contacts);
   app.plots.record(sim.time, sim.contactIds(), contacts);
+  app.plots.recordFrequencies(sim.time, sim.frequencies());
   app.plots.redraw();
+  const { warning } = renderModes(sim);
+  if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
+  if (!warning && app.error?.startsWith("Time step too large")) showMessage("");
   $("force-scale").textContent = `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
   const rows = [
     ["t", `${format(sim.time, 6)} s`],
@@ -145,7 +161,8 @@ function renderTheory(lines) {
   body.replaceChildren(...lines.map((l) => {
     const tr = document.createElement("tr");
     if (l.wrong) tr.className = "wrong";
-    const cells = [l.label, `${format(l.predicted)} ${l.unit}`, l.simulated === null ? "—" : `${format(l.simulated)} ${l.unit}`];
+    const shown = (x) => (x === null || Number.isNaN(x) ? "—" : `${format(x)} ${l.unit}`);
+    const cells = [l.label, shown(l.predicted), shown(l.simulated)];
     cells.forEach((text, i) => {
       const td = document.createElement("td");
       td.textContent = text;
@@ -200,7 +217,7 @@ async function main() {
   await init();
   app.presets = Simulation.presets();
   app.view = new SceneView($("canvas"));
-  app.plots = new TracePlots($("plot-normal"), $("plot-gap"));
+  app.plots = new TracePlots($("plot-normal"), $("plot-gap"), $("plot-frequency"));
   app.loop = new FixedStepLoop();
   for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
   for (const s of Simulation.steppers()) $("stepper").append(new Option(s, s));

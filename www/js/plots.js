@@ -56,18 +56,28 @@ class Chart {
   }
 }
 
-/** The two charts of the playground. */
+const MODES = 4; // frequency series kept
+
+/** The charts of the playground: reaction, gap and contact-mode frequencies. */
 export class TracePlots {
-  constructor(normalElement, gapElement) {
+  constructor(normalElement, gapElement, frequencyElement) {
     this.normal = new Chart(normalElement, "N [N]");
     this.gap = new Chart(gapElement, "d [mm]");
+    this.frequency = new Chart(frequencyElement, "ω [rad/s]");
+    this.frequency.build(Array.from({ length: MODES }, (_, j) => `ω${j + 1}`));
     this.ids = null;
-    new ResizeObserver(() => { this.normal.resize(); this.gap.resize(); }).observe(normalElement);
+    new ResizeObserver(() => { this.normal.resize(); this.gap.resize(); this.frequency.resize(); }).observe(normalElement);
   }
 
   /** Starts empty traces (a new scene or a reset). */
   clear() {
     this.ids = null;
+    this.frequency.build(this.frequency.ids);
+  }
+
+  /** Records the contact-mode frequencies (rad/s) at time t; missing modes are gaps. */
+  recordFrequencies(t, omega) {
+    this.frequency.push(t, Array.from({ length: MODES }, (_, j) => (j < omega.length ? omega[j] : null)));
   }
 
   /**
@@ -97,5 +107,6 @@ export class TracePlots {
   redraw() {
     this.normal.redraw();
     this.gap.redraw();
+    this.frequency.redraw();
   }
 }

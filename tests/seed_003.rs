@@ -1,0 +1,174 @@
+//! Seed 003 through the public API: coupled penalty modes, the decoupled miss, zero modes, and
+//! the central-difference stability limit (reference case S4).
+#![cfg(not(target_arch = "wasm32"))]
+
+use contactlab::Simulation;
+use contactlab::measure::measure_run;
+use contactlab::modes::time_step_limit;
+
+const M: f64 = 2.0;
+const I: f64 = 0.005;
+const A: f64 = 0.1;
+const K: f64 = 1e5;
+
+fn bar(preset: &str, sets: &[(&str, f64)]) -> Simulation {
+    let o: Vec<(String, f64)> = sets.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    Simulation::from_preset(preset, &o).unwrap()
+}
+
+#[test]
+fn s4_coupled_frequencies_and_the_decoupled_estimate() {
+    let analysis = bar("rocking-bar", &[]).modes();
+    let heave = (2.0 * K / M).sqrt();
+    let rock = (2.0 * K * A * A / I).sqrt();
+    assert!((heave - 316.23).abs() < 0.005 && (rock - 632.46).abs() < 0.005);
+    assert_eq!(analysis.omega.len(), 2);
+    assert!(
+        (analysis.omega[0] - heave).abs() < 1e-9 * heave,
+        "{:?}",
+        analysis.omega
+    );
+    assert!((analysis.omega[1] - rock).abs() < 1e-9 * rock);
+    // A = [[2.5, −1.5], [−1.5, 2.5]] 1/kg: each contact alone gives √(k·2.5) = 500 rad/s.
+    for w in &analysis.decoupled_omega {
+        assert!((w - 500.0).abs() < 1e-9, "decoupled {w}");
+    }
+    // Heave moves both gaps together, rocking opposes them.
+    assert_eq!(analysis.mode_shapes[0], vec![1.0, 1.0]);
+    let r = &analysis.mode_shapes[1];
+    assert!(
+        (r[0] - 1.0).abs() < 1e-12 && (r[1] + 1.0).abs() < 1e-12,
+        "{r:?}"
+    );
+    assert_eq!(analysis.zero_modes, 0);
+    // Sliding along the floor is a free motion (J q = 0).
+    assert_eq!(analysis.free_motions, 1);
+    assert!(analysis.omega_max_bound >= rock * (1.0 - 1e-12));
+}
+
+#[test]
+fn s4_central_difference_limit_is_two_over_omega_max() {
+    let analysis = bar("rocking-bar", &[]).modes();
+    let limit = time_step_limit("penalty-explicit", analysis.omega_max()).unwrap();
+    assert!((limit - 3.162e-3).abs() < 1e-6, "limit {limit}");
+    assert_eq!(
+        time_step_limit("penalty-implicit", analysis.omega_max()),
+        None
+    );
+}
+
+#[test]
+fn s4_frequencies_measured_from_the_trace_within_half_a_percent() {
+    let heave = (2.0 * K / M).sqrt();
+    let rock = (2.0 * K * A * A / I).sqrt();
+    for (kind, mode, expected) in [(0.0, 0, heave), (1.0, 1, rock)] {
+        for amplitude in [1e-5, 2e-6] {
+            let mut sim = bar("rocking-bar", &[("kind", kind), ("amplitude", amplitude)]);
+            for h in [1e-4, 5e-5] {
+                sim.reset().unwrap();
+                sim.set_time_step(h).unwrap();
+                let m = measure_run(&mut sim, 0.1).unwrap();
+                let measured = m.measured_omega[mode].expect("the perturbed mode is excited");
+                assert!(
+                    ((measured - expected) / expected).abs() < 0.005,
+                    "kind {kind}, amplitude {amplitude}, h {h}: {measured} vs {expected}"
+                );
+                // The other mode is not excited by this perturbation.
+                assert_eq!(m.measured_omega[1 - mode], None);
+                assert!(!m.opened);
+                assert_eq!(m.frequency_count, [2, 2]);
+            }
+        }
+    }
+}
+
+#[test]
+fn s4_three_milliseconds_stays_bounded_and_three_point_three_grows() {
+    let tiny = [("kind", 1.0), ("amplitude", 1e-8)];
+    let mut sim = bar("rocking-bar", &tiny);
+    sim.set_time_step(3.0e-3).unwrap();
+    let stable = measure_run(&mut sim, 3.0).unwrap();
+    // Bounded: central difference at hω = 1.897 keeps the amplitude within 1/√(1 − (hω/2)²) ≈ 3.2.
+    assert!(stable.growth < 4.0, "h = 3.0 ms: growth {}", stable.growth);
+    assert!(!stable.opened);
+    // Its measured rocking frequency follows the dispersion relation sin(ω̃h/2) = ωh/2.
+    let h = 3.0e-3;
+    let rock = (2.0 * K * A * A / I).sqrt();
+    let discrete = 2.0 / h * (rock * h / 2.0).asin();
+    let measured = stable.measured_omega[1].unwrap();
+    assert!(
+        ((measured - discrete) / discrete).abs() < 0.01,
+        "{measured} vs {discrete}"
+    );
+
+    let mut sim = bar("rocking-bar", &tiny);
+    sim.set_time_step(3.3e-3).unwrap();
+    let unstable = measure_run(&mut sim, 0.2).unwrap();
+    assert!(unstable.max_h_omega > 2.0);
+    assert!(
+        unstable.growth > 100.0,
+        "h = 3.3 ms: growth {}",
+        unstable.growth
+    );
+}
+
+#[test]
+fn three_supports_have_exactly_one_zero_mode() {
+    let analysis = bar("three-support-bar", &[]).modes();
+    assert_eq!(analysis.zero_modes, 1);
+    assert_eq!(analysis.omega.len(), 2);
+    let heave = (3.0 * K / M).sqrt();
+    let rock = (2.0 * K * A * A / I).sqrt();
+    assert!(
+        (analysis.omega[0] - heave).abs() < 1e-9 * heave,
+        "{:?}",
+        analysis.omega
+    );
+    assert!((analysis.omega[1] - rock).abs() < 1e-9 * rock);
+}
+
+#[test]
+fn unloading_a_contact_changes_the_frequency_count() {
+    // The preload overlap is mg/(2k) = 98.1 µm per support: an antisymmetric rocking of 90 µm
+    // keeps both compressed, one of 150 µm lifts a support every half period.
+    let mut small = bar("rocking-bar", &[("kind", 1.0), ("amplitude", 9e-5)]);
+    let m = measure_run(&mut small, 0.05).unwrap();
+    assert_eq!(m.frequency_count, [2, 2]);
+    let mut large = bar("rocking-bar", &[("kind", 1.0), ("amplitude", -1.5e-4)]);
+    let trace = large.run(500, 1).unwrap();
+    let counts: Vec<usize> = trace.samples.iter().map(|s| s.frequencies.len()).collect();
+    assert!(
+        counts.contains(&2) && counts.contains(&1),
+        "counts seen: {:?}",
+        {
+            let mut c = counts.clone();
+            c.dedup();
+            c
+        }
+    );
+    // A single compressed support under a bar: its lone frequency is √(k (1/m + a²/I)) = 500.
+    let lone = trace
+        .samples
+        .iter()
+        .find(|s| s.frequencies.len() == 1)
+        .unwrap();
+    assert!(
+        (lone.frequencies[0] - 500.0).abs() < 5.0,
+        "{:?}",
+        lone.frequencies
+    );
+}
+
+#[test]
+fn modal_energy_of_a_symmetric_perturbation_is_all_heave() {
+    // Displacing both gaps by δ stores ½ (2k) δ² in the heave mode and nothing in rocking.
+    let delta = 1e-5;
+    let sim = bar("rocking-bar", &[("kind", 0.0), ("amplitude", delta)]);
+    let (_, energy) = sim.modes_with_energy();
+    let expected = 0.5 * 2.0 * K * delta * delta;
+    assert!(
+        ((energy[0] - expected) / expected).abs() < 1e-6,
+        "{energy:?}"
+    );
+    assert!(energy[1] < 1e-12 * expected);
+}
