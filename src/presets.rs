@@ -302,8 +302,9 @@ fn moving(name: &str, mass: f64, position: [f64; 2], shape: ShapeSpec) -> BodySp
 fn scene(name: &str, gravity: f64, bodies: Vec<BodySpec>, forces: Vec<ForceSpec>) -> Scene {
     Scene {
         name: name.into(),
-        gravity: [0.0, -gravity],
+        gravity: Some(vec![0.0, -gravity]),
         bodies,
+        spatial_bodies: vec![],
         forces,
         material: Default::default(),
         stepper: StepperSpec::default(),

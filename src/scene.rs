@@ -1,6 +1,6 @@
 //! The JSON scene description, its validation with clear errors, and building a [`System`] from it.
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::contact::ContactMaterial;
@@ -9,6 +9,7 @@ use crate::geometry::Shape;
 use crate::integrators::{AccelerationSettings, ContactSettings, MoreauJeanSettings, StepperKind};
 use crate::lcp::{LcpSolverKind, PgsOptions};
 use crate::model::{AppliedForce, Body, BodyKind, ForceLaw, Pose, System};
+pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
 
 /// A whole scene: bodies, loads, contact material, stepper and run length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,11 +18,16 @@ pub struct Scene {
     /// A name for traces and titles.
     #[serde(default)]
     pub name: String,
-    /// Gravitational acceleration, m/s².
-    #[serde(default = "default_gravity")]
-    pub gravity: [f64; 2],
-    /// Bodies; at least one must move.
+    /// Gravitational acceleration, m/s²: two entries for a planar scene (default (0, −9.81)),
+    /// three for a spatial one (default (0, 0, −9.81)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Vec<f64>>,
+    /// Planar bodies; a scene has these or `spatial_bodies`, and at least one must move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
+    /// Spatial bodies (spheres on planes), for a scene in space.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spatial_bodies: Vec<SpatialBodySpec>,
     /// Applied loads.
     #[serde(default)]
     pub forces: Vec<ForceSpec>,
@@ -39,9 +45,6 @@ pub struct Scene {
     pub duration: f64,
 }
 
-fn default_gravity() -> [f64; 2] {
-    [0.0, -9.81]
-}
 fn default_margin() -> f64 {
     1.0
 }
@@ -230,13 +233,20 @@ impl Scene {
 
     /// Checks every field; the first problem found is returned with its path and range.
     pub fn validate(&self) -> Result<()> {
-        check_finite("gravity", &self.gravity)?;
+        let gravity = self.gravity_vector()?;
+        check_finite("gravity", &gravity.to_array())?;
         check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
         check_range("duration", self.duration, 0.0, 1e5)?;
         self.material.validate("material")?;
         self.stepper.to_kind()?;
+        if self.is_spatial() {
+            return self.validate_spatial();
+        }
         if self.bodies.is_empty() {
-            return Err(Error::field("bodies", "must list at least one body"));
+            return Err(Error::field(
+                "bodies",
+                "must list at least one body (or spatial_bodies for a scene in space)",
+            ));
         }
         if self.bodies.iter().all(|b| b.fixed) {
             return Err(Error::field(
@@ -306,10 +316,36 @@ impl Scene {
         Ok(())
     }
 
+    /// True for a scene in space (it lists spatial bodies).
+    pub fn is_spatial(&self) -> bool {
+        !self.spatial_bodies.is_empty()
+    }
+
+    /// Gravity as a 3-vector (a planar scene's (gx, gy) gets z = 0); the error names the field.
+    pub fn gravity_vector(&self) -> Result<DVec3> {
+        let spatial = self.is_spatial();
+        match &self.gravity {
+            None if spatial => Ok(DVec3::new(0.0, 0.0, -9.81)),
+            None => Ok(DVec3::new(0.0, -9.81, 0.0)),
+            Some(g) if spatial && g.len() == 3 => Ok(DVec3::new(g[0], g[1], g[2])),
+            Some(g) if !spatial && g.len() == 2 => Ok(DVec3::new(g[0], g[1], 0.0)),
+            Some(g) => Err(Error::field(
+                "gravity",
+                format!(
+                    "must have {} entries in a {} scene, got {}",
+                    if spatial { 3 } else { 2 },
+                    if spatial { "spatial" } else { "planar" },
+                    g.len()
+                ),
+            )),
+        }
+    }
+
     /// Builds the mechanical system and the contact settings (the scene must be valid).
     pub fn build(&self) -> Result<(System, ContactSettings, StepperKind)> {
         self.validate()?;
-        let bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
+        let mut bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
+        bodies.extend(self.spatial_bodies.iter().map(SpatialBodySpec::to_body));
         let forces = self
             .forces
             .iter()
@@ -322,8 +358,8 @@ impl Scene {
                     } => (
                         body,
                         ForceLaw::Constant {
-                            force: DVec2::from(*force),
-                            torque: *torque,
+                            force: DVec2::from(*force).extend(0.0),
+                            torque: DVec3::new(0.0, 0.0, *torque),
                         },
                     ),
                     ForceSpec::Ramp {
@@ -334,7 +370,7 @@ impl Scene {
                     } => (
                         body,
                         ForceLaw::Ramp {
-                            rate: DVec2::from(*rate),
+                            rate: DVec2::from(*rate).extend(0.0),
                             start: *start,
                             max: max.unwrap_or(f64::INFINITY),
                         },
@@ -344,7 +380,7 @@ impl Scene {
                 AppliedForce { body, law }
             })
             .collect();
-        let system = System::new(bodies, DVec2::from(self.gravity), forces);
+        let system = System::new(bodies, self.gravity_vector()?, forces);
         let settings = ContactSettings {
             material: self.material,
             margin: self.contact_margin,
@@ -447,7 +483,8 @@ impl BodySpec {
                 .iter()
                 .map(|p| DVec2::from(*p))
                 .collect(),
-            dof_offset: 0,
+            q_offset: 0,
+            v_offset: 0,
         }
     }
 }

@@ -177,10 +177,10 @@ impl Simulation {
             .iter()
             .filter(|b| !b.is_fixed())
             .map(|b| {
-                let o = b.dof_offset;
+                let (qo, vo) = (b.q_offset, b.v_offset);
                 BodySample {
-                    q: self.system.q.as_slice()[o..o + b.dofs()].to_vec(),
-                    v: self.system.v.as_slice()[o..o + b.dofs()].to_vec(),
+                    q: self.system.q.as_slice()[qo..qo + b.positions()].to_vec(),
+                    v: self.system.v.as_slice()[vo..vo + b.dofs()].to_vec(),
                 }
             })
             .collect();
@@ -395,8 +395,8 @@ impl Simulation {
             pushes.push(AppliedForce {
                 body: index,
                 law: ForceLaw::Constant {
-                    force: glam::DVec2::from(force),
-                    torque,
+                    force: glam::DVec2::from(force).extend(0.0),
+                    torque: glam::DVec3::new(0.0, 0.0, torque),
                 },
             });
         }

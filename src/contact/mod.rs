@@ -167,12 +167,12 @@ fn build_contact(
         GapKinematics::CentreDistance { .. } => (DVec2::ZERO, DVec2::ZERO),
     };
     if !body_a.is_fixed() {
-        normal_row.push_planar(body_a.dof_offset, n, arm.perp_dot(n));
-        tangent_row.push_planar(body_a.dof_offset, t, (g.point_a - xa).perp_dot(t));
+        normal_row.push_planar(body_a.v_offset, n, arm.perp_dot(n));
+        tangent_row.push_planar(body_a.v_offset, t, (g.point_a - xa).perp_dot(t));
     }
     if !body_b.is_fixed() {
-        normal_row.push_planar(body_b.dof_offset, -n, -lever.perp_dot(n));
-        tangent_row.push_planar(body_b.dof_offset, -t, -(g.point_b - xb).perp_dot(t));
+        normal_row.push_planar(body_b.v_offset, -n, -lever.perp_dot(n));
+        tangent_row.push_planar(body_b.v_offset, -t, -(g.point_b - xb).perp_dot(t));
     }
     Contact {
         key: ContactKey {

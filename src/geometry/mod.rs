@@ -34,15 +34,22 @@ pub enum Shape {
         /// Radius, m.
         radius: f64,
     },
+    /// In space: the solid half-space z ≤ 0 of the body frame.
+    Plane,
+    /// In space: a sphere centred on the body origin.
+    Sphere {
+        /// Radius, m.
+        radius: f64,
+    },
 }
 
 impl Shape {
     /// Radius of a circle about the body origin that contains the shape (∞ for a half-plane).
     pub fn bounding_radius(&self) -> f64 {
         match self {
-            Shape::HalfPlane => f64::INFINITY,
+            Shape::HalfPlane | Shape::Plane => f64::INFINITY,
             Shape::Box { half_extents } => half_extents.length(),
-            Shape::Disk { radius } => *radius,
+            Shape::Disk { radius } | Shape::Sphere { radius } => *radius,
         }
     }
 
@@ -52,6 +59,8 @@ impl Shape {
             Shape::HalfPlane => "half_plane",
             Shape::Box { .. } => "box",
             Shape::Disk { .. } => "disk",
+            Shape::Plane => "plane",
+            Shape::Sphere { .. } => "sphere",
         }
     }
 }
@@ -186,6 +195,7 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                 vec![]
             }
         }
+        Shape::Plane | Shape::Sphere { .. } => vec![],
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
             Some(ra) if points.is_empty() && first => {

@@ -1,6 +1,6 @@
-//! One body: its kind (planar rigid or fixed), mass properties, shape and initial state.
+//! One body: its kind (planar or spatial rigid, or fixed), mass properties, shape and initial state.
 
-use glam::DVec2;
+use glam::{DMat3, DQuat, DVec2, DVec3};
 use nalgebra::{DMatrix, DVector};
 
 use crate::geometry::Shape;
@@ -50,6 +50,28 @@ pub enum BodyKind {
         /// The fixed pose.
         pose: Pose,
     },
+    /// Does not move; a pose in space.
+    FixedSpatial {
+        /// Position, m.
+        position: DVec3,
+        /// Orientation (unit quaternion).
+        orientation: DQuat,
+    },
+    /// A rigid body in space: q = (x, y, z, q_w, q_x, q_y, q_z), v = (v, ω) with ω in world axes.
+    Spatial {
+        /// Mass, kg (> 0).
+        mass: f64,
+        /// Principal moments of inertia about the centre (body axes), kg·m².
+        inertia: DVec3,
+        /// Initial position of the centre, m.
+        position: DVec3,
+        /// Initial orientation.
+        orientation: DQuat,
+        /// Initial velocity of the centre, m/s.
+        velocity: DVec3,
+        /// Initial angular velocity (world axes), rad/s.
+        angular_velocity: DVec3,
+    },
     /// A rigid body moving in the plane with coordinates (x, y, θ).
     Planar {
         /// Mass, kg (> 0).
@@ -77,72 +99,188 @@ pub struct Body {
     /// Body-fixed contact points that replace the shape's own features when not empty
     /// (the "feet" of a block on a load cell, the supports of a bar), m.
     pub contact_points: Vec<DVec2>,
-    /// Index of this body's first entry in q and v (set by [`super::System::new`]).
-    pub dof_offset: usize,
+    /// Index of this body's first entry in q (set by [`super::System::new`]).
+    pub q_offset: usize,
+    /// Index of this body's first entry in v (set by [`super::System::new`]).
+    pub v_offset: usize,
 }
 
 impl Body {
     /// Number of generalized velocities this body owns.
     pub fn dofs(&self) -> usize {
         match self.kind {
-            BodyKind::Fixed { .. } => 0,
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => 0,
             BodyKind::Planar { .. } => 3,
+            BodyKind::Spatial { .. } => 6,
+        }
+    }
+
+    /// Number of generalized positions this body owns (a quaternion has four).
+    pub fn positions(&self) -> usize {
+        match self.kind {
+            BodyKind::Spatial { .. } => 7,
+            _ => self.dofs(),
         }
     }
 
     /// True for a body that never moves.
     pub fn is_fixed(&self) -> bool {
-        matches!(self.kind, BodyKind::Fixed { .. })
+        matches!(
+            self.kind,
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. }
+        )
+    }
+
+    /// True for bodies that live in space rather than in the plane.
+    pub fn is_spatial(&self) -> bool {
+        matches!(
+            self.kind,
+            BodyKind::Spatial { .. } | BodyKind::FixedSpatial { .. }
+        )
+    }
+
+    /// Mass, kg (0 for fixed bodies).
+    pub fn mass(&self) -> f64 {
+        match self.kind {
+            BodyKind::Planar { mass, .. } | BodyKind::Spatial { mass, .. } => mass,
+            _ => 0.0,
+        }
     }
 
     pub(crate) fn initial_q(&self) -> Vec<f64> {
         match &self.kind {
-            BodyKind::Fixed { .. } => vec![],
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => vec![],
             BodyKind::Planar { pose, .. } => vec![pose.position.x, pose.position.y, pose.angle],
+            BodyKind::Spatial {
+                position,
+                orientation: r,
+                ..
+            } => vec![position.x, position.y, position.z, r.w, r.x, r.y, r.z],
         }
     }
 
     pub(crate) fn initial_v(&self) -> Vec<f64> {
         match &self.kind {
-            BodyKind::Fixed { .. } => vec![],
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => vec![],
             BodyKind::Planar {
                 velocity,
                 angular_velocity,
                 ..
             } => vec![velocity.x, velocity.y, *angular_velocity],
+            BodyKind::Spatial {
+                velocity: u,
+                angular_velocity: w,
+                ..
+            } => vec![u.x, u.y, u.z, w.x, w.y, w.z],
         }
     }
 
-    pub(crate) fn mass_block(&self) -> Option<DMatrix<f64>> {
+    /// The body's block of M at positions `q`: diag(m, m, I) in the plane; in space
+    /// diag(m, m, m) and the world-axes inertia R diag(I) Rᵀ.
+    pub(crate) fn mass_block(&self, q: &DVector<f64>) -> Option<DMatrix<f64>> {
         match self.kind {
-            BodyKind::Fixed { .. } => None,
-            BodyKind::Planar { mass, inertia, .. } => {
-                Some(DMatrix::from_diagonal(&DVector::from_vec(vec![
-                    mass, mass, inertia,
-                ])))
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => None,
+            BodyKind::Planar { mass, inertia, .. } => Some(DMatrix::from_diagonal(
+                &DVector::from_vec(vec![mass, mass, inertia]),
+            )),
+            BodyKind::Spatial { mass, .. } => {
+                let world = self.world_inertia(q);
+                let mut m = DMatrix::zeros(6, 6);
+                for i in 0..3 {
+                    m[(i, i)] = mass;
+                    for j in 0..3 {
+                        m[(3 + i, 3 + j)] = world.col(j)[i];
+                    }
+                }
+                Some(m)
             }
         }
     }
 
-    /// Pose at generalized positions `q`.
+    /// Inertia tensor in world axes, R diag(I) Rᵀ (zero for non-spatial bodies), kg·m².
+    pub fn world_inertia(&self, q: &DVector<f64>) -> DMat3 {
+        match self.kind {
+            BodyKind::Spatial { inertia, .. } => {
+                let r = DMat3::from_quat(self.orientation(q));
+                r * DMat3::from_diagonal(inertia) * r.transpose()
+            }
+            _ => DMat3::ZERO,
+        }
+    }
+
+    /// True when the inertia is the same about every axis (then M does not depend on q).
+    pub fn is_isotropic(&self) -> bool {
+        match self.kind {
+            BodyKind::Spatial { inertia: i, .. } => i.x == i.y && i.y == i.z,
+            _ => true,
+        }
+    }
+
+    /// Pose in the plane at generalized positions `q` (planar and fixed planar bodies).
     pub fn pose(&self, q: &DVector<f64>) -> Pose {
         match &self.kind {
             BodyKind::Fixed { pose } => *pose,
             BodyKind::Planar { .. } => {
-                let o = self.dof_offset;
+                let o = self.q_offset;
                 Pose::new(DVec2::new(q[o], q[o + 1]), q[o + 2])
+            }
+            BodyKind::FixedSpatial { .. } | BodyKind::Spatial { .. } => {
+                let p = self.position3(q);
+                Pose::new(DVec2::new(p.x, p.y), 0.0)
             }
         }
     }
 
-    /// Velocity of the reference point and angular velocity at generalized velocities `v`.
+    /// Velocity of the reference point and angular velocity in the plane.
     pub fn twist(&self, v: &DVector<f64>) -> (DVec2, f64) {
         match self.kind {
-            BodyKind::Fixed { .. } => (DVec2::ZERO, 0.0),
             BodyKind::Planar { .. } => {
-                let o = self.dof_offset;
+                let o = self.v_offset;
                 (DVec2::new(v[o], v[o + 1]), v[o + 2])
             }
+            _ => (DVec2::ZERO, 0.0),
+        }
+    }
+
+    /// Position of the centre in space, m (planar bodies at z = 0).
+    pub fn position3(&self, q: &DVector<f64>) -> DVec3 {
+        match &self.kind {
+            BodyKind::FixedSpatial { position, .. } => *position,
+            BodyKind::Spatial { .. } => {
+                let o = self.q_offset;
+                DVec3::new(q[o], q[o + 1], q[o + 2])
+            }
+            _ => self.pose(q).position.extend(0.0),
+        }
+    }
+
+    /// Orientation in space (planar bodies: a rotation about z).
+    pub fn orientation(&self, q: &DVector<f64>) -> DQuat {
+        match &self.kind {
+            BodyKind::FixedSpatial { orientation, .. } => *orientation,
+            BodyKind::Spatial { .. } => {
+                let o = self.q_offset;
+                DQuat::from_xyzw(q[o + 4], q[o + 5], q[o + 6], q[o + 3])
+            }
+            _ => DQuat::from_rotation_z(self.pose(q).angle),
+        }
+    }
+
+    /// Linear and angular velocity in space (world axes).
+    pub fn twist3(&self, v: &DVector<f64>) -> (DVec3, DVec3) {
+        match self.kind {
+            BodyKind::Spatial { .. } => {
+                let o = self.v_offset;
+                (
+                    DVec3::new(v[o], v[o + 1], v[o + 2]),
+                    DVec3::new(v[o + 3], v[o + 4], v[o + 5]),
+                )
+            }
+            BodyKind::Planar { .. } => {
+                let (u, w) = self.twist(v);
+                (u.extend(0.0), DVec3::new(0.0, 0.0, w))
+            }
+            _ => (DVec3::ZERO, DVec3::ZERO),
         }
     }
 }

@@ -1,24 +1,24 @@
 //! Applied loads other than gravity: constant pulls, pulls that ramp in time, user pushes.
 
-use glam::DVec2;
+use glam::DVec3;
 use nalgebra::DVector;
 
-use super::System;
+use super::{BodyKind, System};
 
 /// How an applied load depends on time.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ForceLaw {
     /// F and τ constant in time.
     Constant {
-        /// Force through the centre of mass, N.
-        force: DVec2,
-        /// Torque, N·m.
-        torque: f64,
+        /// Force through the centre of mass, N (planar bodies use x and y).
+        force: DVec3,
+        /// Torque, N·m (planar bodies use z).
+        torque: DVec3,
     },
     /// F(t) = rate · max(0, t − start), capped in magnitude at `max` (the load-cell pull).
     Ramp {
         /// Rate of increase, N/s.
-        rate: DVec2,
+        rate: DVec3,
         /// Time the ramp begins, s.
         start: f64,
         /// Largest magnitude reached, N.
@@ -37,16 +37,16 @@ pub struct AppliedForce {
 
 impl AppliedForce {
     /// Force (N) and torque (N·m) at time `t`.
-    pub fn value(&self, t: f64) -> (DVec2, f64) {
+    pub fn value(&self, t: f64) -> (DVec3, DVec3) {
         match self.law {
             ForceLaw::Constant { force, torque } => (force, torque),
             ForceLaw::Ramp { rate, start, max } => {
                 let f = rate * (t - start).max(0.0);
                 let len = f.length();
                 if len > max && len > 0.0 {
-                    (f * (max / len), 0.0)
+                    (f * (max / len), DVec3::ZERO)
                 } else {
-                    (f, 0.0)
+                    (f, DVec3::ZERO)
                 }
             }
         }
@@ -62,13 +62,21 @@ impl AppliedForce {
         f: &mut DVector<f64>,
     ) {
         let body = &system.bodies[self.body];
-        if body.is_fixed() {
-            return;
-        }
         let (force, torque) = self.value(t);
-        let o = body.dof_offset;
-        f[o] += force.x;
-        f[o + 1] += force.y;
-        f[o + 2] += torque;
+        let o = body.v_offset;
+        match body.kind {
+            BodyKind::Planar { .. } => {
+                f[o] += force.x;
+                f[o + 1] += force.y;
+                f[o + 2] += torque.z;
+            }
+            BodyKind::Spatial { .. } => {
+                for k in 0..3 {
+                    f[o + k] += force[k];
+                    f[o + 3 + k] += torque[k];
+                }
+            }
+            _ => {}
+        }
     }
 }

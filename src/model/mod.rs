@@ -5,7 +5,9 @@
 //! ([`mass::BlockDiagonalMass`]), the generalized force vector f(q, v, t) ([`forces`]) and a
 //! position update q ← q ⊕ h v that each body kind defines for itself. A new body kind
 //! (a spatial rigid body with a quaternion, a flexible element) adds a [`BodyKind`] variant and
-//! its blocks; the solvers do not change.
+//! its blocks; the solvers do not change. Spatial bodies (x, y, z and a unit quaternion, with
+//! velocities (v, ω) in world axes) are such a kind: their q block has seven entries and their
+//! v block six, and the position update uses the exponential map on the quaternion.
 
 pub mod body;
 pub mod forces;
@@ -15,7 +17,7 @@ pub use body::{Body, BodyKind, Pose};
 pub use forces::{AppliedForce, ForceLaw};
 pub use mass::BlockDiagonalMass;
 
-use glam::DVec2;
+use glam::{DQuat, DVec2, DVec3};
 use nalgebra::DVector;
 
 /// The bodies, the applied loads and the generalized state of the whole system.
@@ -23,8 +25,8 @@ use nalgebra::DVector;
 pub struct System {
     /// All bodies in scene order; fixed bodies carry no degrees of freedom.
     pub bodies: Vec<Body>,
-    /// Gravitational acceleration, m/s² (usually (0, −9.81)).
-    pub gravity: DVec2,
+    /// Gravitational acceleration, m/s² ((0, −9.81, 0) in the plane, (0, 0, −9.81) in space).
+    pub gravity: DVec3,
     /// Loads other than gravity, from the scene.
     pub forces: Vec<AppliedForce>,
     /// Loads set while running (a user dragging or pushing a body).
@@ -39,30 +41,49 @@ pub struct System {
 }
 
 impl System {
-    /// Assembles a system; each moving body is given its slice of q and v in order.
-    pub fn new(mut bodies: Vec<Body>, gravity: DVec2, forces: Vec<AppliedForce>) -> Self {
+    /// Assembles a system; each moving body is given its slices of q and v in order.
+    pub fn new(mut bodies: Vec<Body>, gravity: DVec3, forces: Vec<AppliedForce>) -> Self {
         let mut q = Vec::new();
         let mut v = Vec::new();
-        let mut blocks = Vec::new();
         for body in bodies.iter_mut() {
-            body.dof_offset = q.len();
+            body.q_offset = q.len();
+            body.v_offset = v.len();
             q.extend_from_slice(&body.initial_q());
             v.extend_from_slice(&body.initial_v());
-            if let Some(block) = body.mass_block() {
-                blocks.push((body.dof_offset, block));
-            }
         }
-        let mass = BlockDiagonalMass::new(q.len(), blocks);
+        let q = DVector::from_vec(q);
+        let mass = Self::assemble_mass(&bodies, &q, v.len());
         Self {
             bodies,
             gravity,
             forces,
             pushes: Vec::new(),
-            q: DVector::from_vec(q),
+            q,
             v: DVector::from_vec(v),
             t: 0.0,
             mass,
         }
+    }
+
+    fn assemble_mass(bodies: &[Body], q: &DVector<f64>, dofs: usize) -> BlockDiagonalMass {
+        let blocks = bodies
+            .iter()
+            .filter_map(|b| b.mass_block(q).map(|m| (b.v_offset, m)))
+            .collect();
+        BlockDiagonalMass::new(dofs, blocks)
+    }
+
+    /// Re-evaluates M(q) at the current positions (only spatial bodies with unequal principal
+    /// inertias have a configuration-dependent mass matrix).
+    pub fn refresh_mass(&mut self) {
+        if self.bodies.iter().any(|b| !b.is_isotropic()) {
+            self.mass = Self::assemble_mass(&self.bodies, &self.q, self.v.len());
+        }
+    }
+
+    /// True when the bodies live in space (spheres), false for a planar scene.
+    pub fn is_spatial(&self) -> bool {
+        self.bodies.iter().any(|b| b.is_spatial())
     }
 
     /// Number of generalized velocities.
@@ -85,14 +106,26 @@ impl System {
         self.bodies[i].twist(v)
     }
 
-    /// Generalized force f(q, v, t): gravity plus every applied load, N and N·m.
+    /// Generalized force f(q, v, t): gravity, the gyroscopic term −ω × (I ω) of spatial
+    /// bodies, and every applied load, N and N·m.
     pub fn generalized_forces(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> DVector<f64> {
         let mut f = DVector::zeros(self.dofs());
         for body in &self.bodies {
-            if let BodyKind::Planar { mass, .. } = body.kind {
-                let o = body.dof_offset;
-                f[o] += mass * self.gravity.x;
-                f[o + 1] += mass * self.gravity.y;
+            let o = body.v_offset;
+            match body.kind {
+                BodyKind::Planar { mass, .. } => {
+                    f[o] += mass * self.gravity.x;
+                    f[o + 1] += mass * self.gravity.y;
+                }
+                BodyKind::Spatial { mass, .. } => {
+                    let (_, w) = body.twist3(v);
+                    let gyro = -w.cross(body.world_inertia(q) * w);
+                    for k in 0..3 {
+                        f[o + k] += mass * self.gravity[k];
+                        f[o + 3 + k] += gyro[k];
+                    }
+                }
+                _ => {}
             }
         }
         for load in self.forces.iter().chain(&self.pushes) {
@@ -103,9 +136,40 @@ impl System {
 
     /// Position update q ⊕ h·v for the velocity `v` held over a step of length `h`.
     pub fn integrate_positions(&self, q: &DVector<f64>, v: &DVector<f64>, h: f64) -> DVector<f64> {
-        // Planar bodies: (x, y, θ) are coordinates, so the update is linear. A spatial body
-        // would apply the exponential map to its quaternion block here.
-        q + v * h
+        self.displace(q, &(v * h))
+    }
+
+    /// q ⊕ Δ for a displacement Δ in velocity coordinates (translation and rotation vector).
+    ///
+    /// Planar coordinates (x, y, θ) add. A spatial orientation turns by the exponential map,
+    /// R ← exp(Δθ) R with Δθ in world axes, so the quaternion stays unit to rounding (no
+    /// renormalised Euler step).
+    pub fn displace(&self, q: &DVector<f64>, delta: &DVector<f64>) -> DVector<f64> {
+        let mut out = q.clone();
+        for body in &self.bodies {
+            let (qo, vo) = (body.q_offset, body.v_offset);
+            match body.kind {
+                BodyKind::Planar { .. } => {
+                    for k in 0..3 {
+                        out[qo + k] += delta[vo + k];
+                    }
+                }
+                BodyKind::Spatial { .. } => {
+                    for k in 0..3 {
+                        out[qo + k] += delta[vo + k];
+                    }
+                    let turn = DVec3::new(delta[vo + 3], delta[vo + 4], delta[vo + 5]);
+                    // normalize() only removes rounding; the exponential map is already unit.
+                    let r = (DQuat::from_scaled_axis(turn) * body.orientation(q)).normalize();
+                    out[qo + 3] = r.w;
+                    out[qo + 4] = r.x;
+                    out[qo + 5] = r.y;
+                    out[qo + 6] = r.z;
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Kinetic energy ½ vᵀ M v, J.
@@ -117,13 +181,7 @@ impl System {
     pub fn potential_energy(&self, q: &DVector<f64>) -> f64 {
         self.bodies
             .iter()
-            .map(|b| match b.kind {
-                BodyKind::Planar { mass, .. } => {
-                    let p = b.pose(q).position;
-                    -mass * self.gravity.dot(p)
-                }
-                BodyKind::Fixed { .. } => 0.0,
-            })
+            .map(|b| -b.mass() * self.gravity.dot(b.position3(q)))
             .sum()
     }
 

@@ -1,0 +1,192 @@
+//! Scene description of bodies in space (spheres on planes) and its validation.
+
+use glam::{DQuat, DVec3};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result, check_finite, check_range};
+use crate::geometry::Shape;
+use crate::model::{Body, BodyKind};
+use crate::scene::Scene;
+
+/// One body in space.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpatialBodySpec {
+    /// Unique name.
+    pub name: String,
+    /// True for a body that never moves (a floor, an incline).
+    #[serde(default)]
+    pub fixed: bool,
+    /// Mass, kg (moving bodies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    /// Principal moments of inertia about the centre, kg·m²; default a solid sphere, (2/5) m R².
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<[f64; 3]>,
+    /// Position of the centre, m.
+    #[serde(default)]
+    pub position: [f64; 3],
+    /// Orientation as a unit quaternion [w, x, y, z] (normalised on input).
+    #[serde(default = "identity")]
+    pub orientation: [f64; 4],
+    /// Initial velocity, m/s.
+    #[serde(default)]
+    pub velocity: [f64; 3],
+    /// Initial angular velocity in world axes, rad/s.
+    #[serde(default)]
+    pub angular_velocity: [f64; 3],
+    /// Shape.
+    pub shape: SpatialShapeSpec,
+}
+
+fn identity() -> [f64; 4] {
+    [1.0, 0.0, 0.0, 0.0]
+}
+
+/// Shape of a body in space.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpatialShapeSpec {
+    /// The solid half-space z ≤ 0 of the body frame (fixed bodies only; rotate for an incline).
+    Plane,
+    /// A sphere, m.
+    Sphere {
+        /// Radius, m.
+        radius: f64,
+    },
+}
+
+impl SpatialBodySpec {
+    fn validate(&self, path: &str) -> Result<()> {
+        check_finite(&format!("{path}.position"), &self.position)?;
+        check_finite(&format!("{path}.orientation"), &self.orientation)?;
+        check_finite(&format!("{path}.velocity"), &self.velocity)?;
+        check_finite(&format!("{path}.angular_velocity"), &self.angular_velocity)?;
+        let norm = self.orientation.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if norm < 1e-9 {
+            return Err(Error::field(
+                format!("{path}.orientation"),
+                "must be a non-zero quaternion [w, x, y, z]",
+            ));
+        }
+        match self.shape {
+            SpatialShapeSpec::Plane if !self.fixed => {
+                return Err(Error::field(
+                    format!("{path}.shape"),
+                    "a plane must belong to a fixed body (set fixed: true)",
+                ));
+            }
+            SpatialShapeSpec::Sphere { radius } => {
+                check_range(&format!("{path}.shape.radius"), radius, 1e-6, 1e4)?;
+            }
+            SpatialShapeSpec::Plane => {}
+        }
+        if self.fixed {
+            if self.mass.is_some() {
+                return Err(Error::field(
+                    format!("{path}.mass"),
+                    "a fixed body has no mass; remove it or set fixed: false",
+                ));
+            }
+            return Ok(());
+        }
+        let mass = self.mass.ok_or_else(|| {
+            Error::field(format!("{path}.mass"), "is required for a moving body (kg, > 0)")
+        })?;
+        check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
+        if let Some(i) = self.inertia {
+            for (k, v) in i.iter().enumerate() {
+                check_range(&format!("{path}.inertia[{k}]"), *v, 1e-15, 1e12)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn orientation(&self) -> DQuat {
+        let [w, x, y, z] = self.orientation;
+        DQuat::from_xyzw(x, y, z, w).normalize()
+    }
+
+    pub(crate) fn to_body(&self) -> Body {
+        let shape = match self.shape {
+            SpatialShapeSpec::Plane => Shape::Plane,
+            SpatialShapeSpec::Sphere { radius } => Shape::Sphere { radius },
+        };
+        let position = DVec3::from(self.position);
+        let kind = if self.fixed {
+            BodyKind::FixedSpatial {
+                position,
+                orientation: self.orientation(),
+            }
+        } else {
+            let mass = self.mass.unwrap_or(1.0);
+            let default = match self.shape {
+                SpatialShapeSpec::Sphere { radius } => 0.4 * mass * radius * radius,
+                SpatialShapeSpec::Plane => 1.0,
+            };
+            BodyKind::Spatial {
+                mass,
+                inertia: self.inertia.map(DVec3::from).unwrap_or(DVec3::splat(default)),
+                position,
+                orientation: self.orientation(),
+                velocity: DVec3::from(self.velocity),
+                angular_velocity: DVec3::from(self.angular_velocity),
+            }
+        };
+        Body {
+            name: self.name.clone(),
+            kind,
+            shape,
+            contact_points: vec![],
+            q_offset: 0,
+            v_offset: 0,
+        }
+    }
+}
+
+impl Scene {
+    /// Validation of a spatial scene (called by [`Scene::validate`]).
+    pub(crate) fn validate_spatial(&self) -> Result<()> {
+        if !self.bodies.is_empty() {
+            return Err(Error::field(
+                "bodies",
+                "a scene is planar (bodies) or spatial (spatial_bodies), not both",
+            ));
+        }
+        if !self.forces.is_empty() {
+            return Err(Error::field(
+                "forces",
+                "applied loads act on planar bodies only in this version; remove them",
+            ));
+        }
+        if !matches!(self.stepper.kind.as_str(), "nsga" | "moreau-jean") {
+            return Err(Error::field(
+                "stepper.kind",
+                format!(
+                    "a spatial scene runs with nsga or moreau-jean, got '{}'",
+                    self.stepper.kind
+                ),
+            ));
+        }
+        if self.spatial_bodies.iter().all(|b| b.fixed) {
+            return Err(Error::field(
+                "spatial_bodies",
+                "at least one body must move (fixed: false)",
+            ));
+        }
+        for (i, b) in self.spatial_bodies.iter().enumerate() {
+            let path = format!("spatial_bodies[{i}]");
+            if b.name.is_empty() {
+                return Err(Error::field(format!("{path}.name"), "must not be empty"));
+            }
+            if self.spatial_bodies[..i].iter().any(|o| o.name == b.name) {
+                return Err(Error::field(
+                    format!("{path}.name"),
+                    format!("'{}' is used by an earlier body; names must be unique", b.name),
+                ));
+            }
+            b.validate(&path)?;
+        }
+        Ok(())
+    }
+}
