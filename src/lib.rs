@@ -22,6 +22,7 @@
 pub mod contact;
 pub mod error;
 pub mod geometry;
+pub mod laws;
 pub mod lcp;
 pub mod measure;
 pub mod model;

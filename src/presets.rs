@@ -6,7 +6,9 @@
 use serde::Serialize;
 
 use crate::error::{Error, Result, check_range};
-use crate::scene::{BodySpec, ForceSpec, Scene, ShapeSpec, StepperSpec};
+use crate::scene::{
+    BodySpec, ForceSpec, Scene, ShapeSpec, SpatialBodySpec, SpatialShapeSpec, StepperSpec,
+};
 
 /// One tunable parameter of a preset.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -245,6 +247,114 @@ static PRESETS: &[Preset] = &[
         description: "The rocking bar on three supports (−a, 0, +a): one gap combination is redundant, so one eigenvalue of K^½ A K^½ is zero and only two modes oscillate.",
         parameters: BAR_PARAMETERS,
         build: three_support_bar,
+    },
+    Preset {
+        name: "sphere-slide",
+        description: "A sphere launched sliding on a level plane: friction μmg slows the slip until it rolls at t* = 2(v₀ − Rω₀)/(7μg), then v = (5v₀ + 2Rω₀)/7 (reference F1).",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.2),
+            p("v0", "initial speed (x)", "m/s", -20.0, 20.0, 2.0),
+            p(
+                "omega0",
+                "initial spin about y (ω₀R = v₀ rolls)",
+                "rad/s",
+                -200.0,
+                200.0,
+                0.0,
+            ),
+        ],
+        build: sphere_slide,
+    },
+    Preset {
+        name: "sphere-rolling-resistance",
+        description: "A sphere rolling on a level plane with rolling resistance ρ: it slows at (5/7)ρg/R and then stays exactly at rest (reference F2).",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.5),
+            p("v0", "initial rolling speed (x)", "m/s", 0.0, 20.0, 1.0),
+            p("rho", "rolling resistance length", "m", 0.0, 0.1, 0.002),
+        ],
+        build: sphere_rolling_resistance,
+    },
+    Preset {
+        name: "sphere-spin",
+        description: "A sphere spinning about the vertical on the plane with spinning resistance γ: ω = ω₀ − (5/2)(γg/R²)t until it stops; the centre does not move (reference F3).",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.5),
+            p(
+                "omega0",
+                "initial spin about z",
+                "rad/s",
+                -200.0,
+                200.0,
+                20.0,
+            ),
+            p("gamma", "spinning resistance length", "m", 0.0, 0.1, 0.001),
+        ],
+        build: sphere_spin,
+    },
+    Preset {
+        name: "sphere-incline",
+        description: "A sphere released on an incline: it rolls at a = (5/7) g (sin θ − (ρ/R) cos θ) if μ ≥ (2/7) tan θ, and stays put if tan θ ≤ ρ/R.",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.5),
+            p("rho", "rolling resistance length", "m", 0.0, 0.1, 0.002),
+            p("theta", "incline angle", "deg", 0.0, 60.0, 10.0),
+        ],
+        build: sphere_incline,
+    },
+    Preset {
+        name: "bouncing-sphere",
+        description: "A spinning sphere dropped on the plane: Newton's law with restitution e at each impact, friction turns spin into forward motion, and it comes to rest on the plane with no penetration.",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.3),
+            p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.5),
+            p(
+                "height",
+                "drop height (gap at release)",
+                "m",
+                0.001,
+                10.0,
+                0.5,
+            ),
+            p(
+                "omega0",
+                "initial spin about y",
+                "rad/s",
+                -200.0,
+                200.0,
+                10.0,
+            ),
+        ],
+        build: bouncing_sphere,
+    },
+    Preset {
+        name: "two-spheres",
+        description: "A sphere rolling into an equal sphere at rest on the plane: a frictional impact between them (restitution e), then both roll.",
+        parameters: &[
+            p("m", "sphere mass (each)", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius (each)", "m", 0.01, 1.0, 0.1),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.3),
+            p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.9),
+            p(
+                "v0",
+                "rolling speed of the first sphere",
+                "m/s",
+                0.0,
+                20.0,
+                1.0,
+            ),
+        ],
+        build: two_spheres,
     },
 ];
 
@@ -506,4 +616,111 @@ fn rocking_bar(v: &Values) -> Scene {
 
 fn three_support_bar(v: &Values) -> Scene {
     bar_on_supports("three-support-bar", v, &[-1.0, 0.0, 1.0])
+}
+
+fn plane(angle_about_y: f64) -> SpatialBodySpec {
+    let half = 0.5 * angle_about_y;
+    SpatialBodySpec {
+        name: "plane".into(),
+        fixed: true,
+        mass: None,
+        inertia: None,
+        position: [0.0, 0.0, 0.0],
+        orientation: [libm::cos(half), 0.0, libm::sin(half), 0.0],
+        velocity: [0.0; 3],
+        angular_velocity: [0.0; 3],
+        shape: SpatialShapeSpec::Plane,
+    }
+}
+
+fn sphere(name: &str, m: f64, r: f64, position: [f64; 3]) -> SpatialBodySpec {
+    SpatialBodySpec {
+        name: name.into(),
+        fixed: false,
+        mass: Some(m),
+        inertia: None,
+        position,
+        orientation: [1.0, 0.0, 0.0, 0.0],
+        velocity: [0.0; 3],
+        angular_velocity: [0.0; 3],
+        shape: SpatialShapeSpec::Sphere { radius: r },
+    }
+}
+
+fn spatial_scene(name: &str, bodies: Vec<SpatialBodySpec>, duration: f64) -> Scene {
+    let mut s = scene(name, 9.81, vec![], vec![]);
+    s.gravity = None;
+    s.spatial_bodies = bodies;
+    s.stepper.kind = "nsga".into();
+    s.stepper.dt = 1e-3;
+    s.contact_margin = 0.05;
+    s.duration = duration;
+    s
+}
+
+fn sphere_slide(v: &Values) -> Scene {
+    let r = v.get("R");
+    let mut ball = sphere("sphere", v.get("m"), r, [0.0, 0.0, r]);
+    ball.velocity = [v.get("v0"), 0.0, 0.0];
+    ball.angular_velocity = [0.0, v.get("omega0"), 0.0];
+    let mut s = spatial_scene("sphere-slide", vec![plane(0.0), ball], 1.0);
+    s.material.friction = v.get("mu");
+    s
+}
+
+fn sphere_rolling_resistance(v: &Values) -> Scene {
+    let r = v.get("R");
+    let mut ball = sphere("sphere", v.get("m"), r, [0.0, 0.0, r]);
+    ball.velocity = [v.get("v0"), 0.0, 0.0];
+    ball.angular_velocity = [0.0, v.get("v0") / r, 0.0];
+    let mut s = spatial_scene("sphere-rolling-resistance", vec![plane(0.0), ball], 9.0);
+    s.material.friction = v.get("mu");
+    s.material.rolling_resistance = v.get("rho");
+    s
+}
+
+fn sphere_spin(v: &Values) -> Scene {
+    let r = v.get("R");
+    let mut ball = sphere("sphere", v.get("m"), r, [0.0, 0.0, r]);
+    ball.angular_velocity = [0.0, 0.0, v.get("omega0")];
+    let mut s = spatial_scene("sphere-spin", vec![plane(0.0), ball], 10.0);
+    s.material.friction = v.get("mu");
+    s.material.spinning_resistance = v.get("gamma");
+    s
+}
+
+fn sphere_incline(v: &Values) -> Scene {
+    let r = v.get("R");
+    let theta = v.get("theta").to_radians();
+    // The plane turned by θ about y: normal (sin θ, 0, cos θ), downhill along +x.
+    let n = [libm::sin(theta), 0.0, libm::cos(theta)];
+    let ball = sphere("sphere", v.get("m"), r, [r * n[0], 0.0, r * n[2]]);
+    let mut s = spatial_scene("sphere-incline", vec![plane(theta), ball], 2.0);
+    s.material.friction = v.get("mu");
+    s.material.rolling_resistance = v.get("rho");
+    s
+}
+
+fn bouncing_sphere(v: &Values) -> Scene {
+    let r = v.get("R");
+    let mut ball = sphere("sphere", v.get("m"), r, [0.0, 0.0, r + v.get("height")]);
+    ball.angular_velocity = [0.0, v.get("omega0"), 0.0];
+    let mut s = spatial_scene("bouncing-sphere", vec![plane(0.0), ball], 3.0);
+    s.material.friction = v.get("mu");
+    s.material.restitution = v.get("e");
+    s.contact_margin = v.get("height") + 0.5;
+    s
+}
+
+fn two_spheres(v: &Values) -> Scene {
+    let (m, r) = (v.get("m"), v.get("R"));
+    let mut first = sphere("first", m, r, [0.0, 0.0, r]);
+    first.velocity = [v.get("v0"), 0.0, 0.0];
+    first.angular_velocity = [0.0, v.get("v0") / r, 0.0];
+    let second = sphere("second", m, r, [6.0 * r, 0.0, r]);
+    let mut s = spatial_scene("two-spheres", vec![plane(0.0), first, second], 2.0);
+    s.material.friction = v.get("mu");
+    s.material.restitution = v.get("e");
+    s.contact_margin = 10.0 * r;
+    s
 }

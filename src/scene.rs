@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::contact::ContactMaterial;
 use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, check_range};
 use crate::geometry::Shape;
-use crate::integrators::{AccelerationSettings, ContactSettings, MoreauJeanSettings, StepperKind};
+use crate::integrators::{
+    AccelerationSettings, ContactSettings, MoreauJeanSettings, NsgaSettings, StepperKind,
+};
+use crate::laws::NewtonOptions;
 use crate::lcp::{LcpSolverKind, PgsOptions};
 use crate::model::{AppliedForce, Body, BodyKind, ForceLaw, Pose, System};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
@@ -120,6 +123,18 @@ pub enum ForceSpec {
         #[serde(default)]
         torque: f64,
     },
+    /// A linear spring-damper from the body's centre to a fixed anchor.
+    Spring {
+        /// Body name.
+        body: String,
+        /// Anchor point, m.
+        anchor: [f64; 2],
+        /// Stiffness, N/m (≥ 0).
+        stiffness: f64,
+        /// Damping, N·s/m (≥ 0).
+        #[serde(default)]
+        damping: f64,
+    },
     /// Force growing linearly from `start`: F = rate·(t − start), capped at `max` N.
     Ramp {
         /// Body name.
@@ -154,6 +169,12 @@ pub struct StepperSpec {
     pub baumgarte: Option<[f64; 2]>,
     /// Acceleration stepper: impacts slower than this are plastic, m/s.
     pub rest_velocity: f64,
+    /// NSGA: spectral radius at infinite frequency ρ∞ ∈ [0, 1].
+    pub spectral_radius: f64,
+    /// NSGA and spatial Moreau–Jean: relative tolerance of the semismooth Newton solves.
+    pub newton_tolerance: f64,
+    /// NSGA and spatial Moreau–Jean: Newton iteration cap.
+    pub newton_max_iterations: usize,
 }
 
 impl Default for StepperSpec {
@@ -167,11 +188,35 @@ impl Default for StepperSpec {
             pgs_tolerance: pgs.tolerance,
             baumgarte: None,
             rest_velocity: AccelerationSettings::default().rest_velocity,
+            spectral_radius: NsgaSettings::default().spectral_radius,
+            newton_tolerance: NewtonOptions::default().tolerance,
+            newton_max_iterations: NewtonOptions::default().max_iterations,
         }
     }
 }
 
 impl StepperSpec {
+    /// The semismooth Newton settings, range-checked.
+    pub fn newton(&self) -> Result<NewtonOptions> {
+        check_range(
+            "stepper.newton_tolerance",
+            self.newton_tolerance,
+            1e-16,
+            1e-2,
+        )?;
+        if self.newton_max_iterations == 0 || self.newton_max_iterations > 10_000 {
+            return Err(Error::field(
+                "stepper.newton_max_iterations",
+                format!("must be in [1, 10000], got {}", self.newton_max_iterations),
+            ));
+        }
+        Ok(NewtonOptions {
+            tolerance: self.newton_tolerance,
+            max_iterations: self.newton_max_iterations,
+            ..NewtonOptions::default()
+        })
+    }
+
     /// Validates and turns the spec into a [`StepperKind`].
     pub fn to_kind(&self) -> Result<StepperKind> {
         check_range("stepper.dt", self.dt, 1e-7, 0.1)?;
@@ -209,10 +254,16 @@ impl StepperSpec {
                 *s = MoreauJeanSettings {
                     solver: self.solver,
                     pgs,
+                    newton: self.newton()?,
                     ..MoreauJeanSettings::default()
                 };
             }
             StepperKind::Penalty(_) => {}
+            StepperKind::Nsga(s) => {
+                s.spectral_radius =
+                    check_range("stepper.spectral_radius", self.spectral_radius, 0.0, 1.0)?;
+                s.newton = self.newton()?;
+            }
         }
         Ok(kind)
     }
@@ -280,6 +331,17 @@ impl Scene {
                 } => {
                     check_finite(&format!("{path}.force"), force)?;
                     check_finite(&format!("{path}.torque"), &[*torque])?;
+                    body
+                }
+                ForceSpec::Spring {
+                    body,
+                    anchor,
+                    stiffness,
+                    damping,
+                } => {
+                    check_finite(&format!("{path}.anchor"), anchor)?;
+                    check_range(&format!("{path}.stiffness"), *stiffness, 0.0, 1e12)?;
+                    check_range(&format!("{path}.damping"), *damping, 0.0, 1e12)?;
                     body
                 }
                 ForceSpec::Ramp {
@@ -360,6 +422,19 @@ impl Scene {
                         ForceLaw::Constant {
                             force: DVec2::from(*force).extend(0.0),
                             torque: DVec3::new(0.0, 0.0, *torque),
+                        },
+                    ),
+                    ForceSpec::Spring {
+                        body,
+                        anchor,
+                        stiffness,
+                        damping,
+                    } => (
+                        body,
+                        ForceLaw::Spring {
+                            anchor: DVec2::from(*anchor).extend(0.0),
+                            stiffness: *stiffness,
+                            damping: *damping,
                         },
                     ),
                     ForceSpec::Ramp {

@@ -91,7 +91,10 @@ impl SpatialBodySpec {
             return Ok(());
         }
         let mass = self.mass.ok_or_else(|| {
-            Error::field(format!("{path}.mass"), "is required for a moving body (kg, > 0)")
+            Error::field(
+                format!("{path}.mass"),
+                "is required for a moving body (kg, > 0)",
+            )
         })?;
         check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
         if let Some(i) = self.inertia {
@@ -126,7 +129,10 @@ impl SpatialBodySpec {
             };
             BodyKind::Spatial {
                 mass,
-                inertia: self.inertia.map(DVec3::from).unwrap_or(DVec3::splat(default)),
+                inertia: self
+                    .inertia
+                    .map(DVec3::from)
+                    .unwrap_or(DVec3::splat(default)),
                 position,
                 orientation: self.orientation(),
                 velocity: DVec3::from(self.velocity),
@@ -182,7 +188,10 @@ impl Scene {
             if self.spatial_bodies[..i].iter().any(|o| o.name == b.name) {
                 return Err(Error::field(
                     format!("{path}.name"),
-                    format!("'{}' is used by an earlier body; names must be unique", b.name),
+                    format!(
+                        "'{}' is used by an earlier body; names must be unique",
+                        b.name
+                    ),
                 ));
             }
             b.validate(&path)?;

@@ -196,6 +196,8 @@ impl Simulation {
                 impulse: c.impulse,
                 friction: c.friction,
                 state: c.state,
+                penetration: (-c.gap).max(0.0),
+                laws: c.laws.clone(),
             })
             .collect();
         let (analysis, modal_energy) = self.modes_with_energy();

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::integrators::ContactState;
+use crate::integrators::{ContactState, LawReport};
 
 /// One body in a sample.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,6 +32,11 @@ pub struct ContactSample {
     pub friction: f64,
     /// State label.
     pub state: ContactState,
+    /// Penetration max(0, −d), m.
+    pub penetration: f64,
+    /// Friction, rolling and spinning detail (NSGA, spatial Moreau–Jean).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub laws: Option<LawReport>,
 }
 
 /// Everything recorded for one step.

@@ -15,7 +15,7 @@ use crate::integrators::STEPPER_NAMES;
 use crate::{Error, presets, theory};
 
 /// Numbers per contact in [`Simulation::contact_data`].
-pub const CONTACT_STRIDE: usize = 10;
+pub const CONTACT_STRIDE: usize = 12;
 
 fn js(e: Error) -> JsError {
     JsError::new(&e.to_string())
@@ -247,9 +247,9 @@ impl Simulation {
             .collect()
     }
 
-    /// Per contact, 10 numbers: gap [m], gap rate [m/s], normal reaction [N], friction [N],
-    /// impulse [N·s], state code (0 open, 1 touching, 2 loaded, 3 impact), contact point x, y
-    /// [m], normal direction x, y.
+    /// Per contact, 12 numbers: gap [m], gap rate [m/s], normal reaction [N], friction [N]
+    /// (signed in the plane, magnitude in space), impulse [N·s], state code (0 open,
+    /// 1 touching, 2 loaded, 3 impact), contact point x, y, z [m], normal direction x, y, z.
     #[wasm_bindgen(js_name = contactData)]
     pub fn contact_data(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(CONTACT_STRIDE * self.inner.last_report().contacts.len());
@@ -263,8 +263,10 @@ impl Simulation {
                 f64::from(c.state.code()),
                 c.point[0],
                 c.point[1],
+                c.point[2],
                 c.direction[0],
                 c.direction[1],
+                c.direction[2],
             ]);
         }
         out

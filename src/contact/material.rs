@@ -16,6 +16,10 @@ pub struct ContactMaterial {
     pub stiffness: f64,
     /// Penalty damping c, N·s/m (penalty steppers only).
     pub damping: f64,
+    /// Rolling resistance length ρ, m: the rolling torque is bounded by ρ N (spheres).
+    pub rolling_resistance: f64,
+    /// Spinning resistance length γ, m: the torque about the normal is bounded by γ N (spheres).
+    pub spinning_resistance: f64,
 }
 
 impl Default for ContactMaterial {
@@ -25,6 +29,8 @@ impl Default for ContactMaterial {
             restitution: 0.0,
             stiffness: 1e5,
             damping: 0.0,
+            rolling_resistance: 0.0,
+            spinning_resistance: 0.0,
         }
     }
 }
@@ -36,6 +42,18 @@ impl ContactMaterial {
         check_range(&format!("{path}.restitution"), self.restitution, 0.0, 1.0)?;
         check_positive(&format!("{path}.stiffness"), self.stiffness)?;
         check_non_negative(&format!("{path}.damping"), self.damping)?;
+        check_range(
+            &format!("{path}.rolling_resistance"),
+            self.rolling_resistance,
+            0.0,
+            10.0,
+        )?;
+        check_range(
+            &format!("{path}.spinning_resistance"),
+            self.spinning_resistance,
+            0.0,
+            10.0,
+        )?;
         Ok(())
     }
 }

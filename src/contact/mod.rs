@@ -25,10 +25,14 @@
 pub mod delassus;
 pub mod jacobian;
 pub mod material;
+pub mod rows;
+pub mod spatial;
 
 pub use delassus::Delassus;
 pub use jacobian::JacobianRow;
 pub use material::ContactMaterial;
+pub use rows::{ContactRows, contact_rows};
+pub use spatial::{SpatialContact, detect_spatial_contacts};
 
 use glam::DVec2;
 use nalgebra::DVector;

@@ -6,9 +6,12 @@
 //! | `moreau-jean` | [`moreau_jean`] | 0 ≤ P ⟂ ḋ⁺ + e ḋ⁻ ≥ 0 and planar Coulomb on contacts that close in the step | first-order in time; impact times within a step |
 //! | `penalty-explicit` | [`penalty`] | N = max(0, −k d − c ḋ), symplectic Euler | overlap d = −N/k; stable only for h < 2/ω_max |
 //! | `penalty-implicit` | [`penalty`] | the same law, linearised backward Euler | overlap; numerical damping |
+//! | `nsga` | [`nsga`] | gaps ≥ 0 exactly at position level; impact law, Coulomb, rolling and spinning resistance at velocity level | second-order smooth motion, tunable numerical damping ρ∞ |
 
 pub mod acceleration;
+mod law_contacts;
 pub mod moreau_jean;
+pub mod nsga;
 pub mod penalty;
 
 use serde::{Deserialize, Serialize};
@@ -20,6 +23,7 @@ use crate::model::System;
 
 pub use acceleration::{AccelerationSettings, AccelerationStepper};
 pub use moreau_jean::{MoreauJeanSettings, MoreauJeanStepper};
+pub use nsga::{NsgaSettings, NsgaStepper};
 pub use penalty::{PenaltyScheme, PenaltyStepper};
 
 /// What a contact is doing at the end of a step.
@@ -71,12 +75,34 @@ pub struct ContactReport {
     pub friction: f64,
     /// State label.
     pub state: ContactState,
-    /// World contact point on the surface body B, m (for drawing).
+    /// World contact point on the surface body B, m (z = 0 in the plane; for drawing).
     #[serde(skip)]
-    pub point: [f64; 2],
+    pub point: [f64; 3],
     /// Unit normal from B towards A (for drawing force arrows).
     #[serde(skip)]
-    pub direction: [f64; 2],
+    pub direction: [f64; 3],
+    /// Friction, rolling and spinning detail (augmented-Lagrangian steppers).
+    #[serde(skip)]
+    pub laws: Option<LawReport>,
+}
+
+/// What the friction-type laws of one contact did in a step (NSGA and spatial Moreau–Jean).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LawReport {
+    /// Slip velocity in the tangent frame (t₁, t₂), m/s (one entry in the plane).
+    pub slip: Vec<f64>,
+    /// Relative angular velocity along the tangents (rolling), rad/s.
+    pub rolling: Vec<f64>,
+    /// Relative angular velocity about the normal (spinning), rad/s.
+    pub spinning: f64,
+    /// Friction force in the tangent frame (step average), N.
+    pub friction_force: Vec<f64>,
+    /// Rolling-resistance torque along the tangents (step average), N·m.
+    pub rolling_torque: Vec<f64>,
+    /// Spinning-resistance torque about the normal (step average), N·m.
+    pub spinning_torque: f64,
+    /// `open`, `slip`, `spinning`, `rolling` or `stick` (the first that applies).
+    pub case: &'static str,
 }
 
 impl ContactReport {
@@ -96,8 +122,9 @@ impl ContactReport {
             impulse,
             friction,
             state,
-            point: g.point_b.to_array(),
-            direction: g.normal.to_array(),
+            point: g.point_b.extend(0.0).to_array(),
+            direction: g.normal.extend(0.0).to_array(),
+            laws: None,
         }
     }
 }
@@ -146,11 +173,12 @@ pub trait Stepper: Send {
 }
 
 /// The names accepted by [`StepperKind::parse`].
-pub const STEPPER_NAMES: [&str; 4] = [
+pub const STEPPER_NAMES: [&str; 5] = [
     "acceleration",
     "moreau-jean",
     "penalty-explicit",
     "penalty-implicit",
+    "nsga",
 ];
 
 /// Which stepper, with its settings.
@@ -162,6 +190,8 @@ pub enum StepperKind {
     MoreauJean(MoreauJeanSettings),
     /// Penalty contact with the given scheme.
     Penalty(PenaltyScheme),
+    /// Nonsmooth generalized-α with GGL stabilisation.
+    Nsga(NsgaSettings),
 }
 
 impl StepperKind {
@@ -172,6 +202,7 @@ impl StepperKind {
             "moreau-jean" => Ok(Self::MoreauJean(MoreauJeanSettings::default())),
             "penalty-explicit" => Ok(Self::Penalty(PenaltyScheme::Explicit)),
             "penalty-implicit" => Ok(Self::Penalty(PenaltyScheme::Implicit)),
+            "nsga" => Ok(Self::Nsga(NsgaSettings::default())),
             _ => Err(Error::unknown("stepper", name, &STEPPER_NAMES)),
         }
     }
@@ -183,6 +214,7 @@ impl StepperKind {
             Self::MoreauJean(_) => "moreau-jean",
             Self::Penalty(PenaltyScheme::Explicit) => "penalty-explicit",
             Self::Penalty(PenaltyScheme::Implicit) => "penalty-implicit",
+            Self::Nsga(_) => "nsga",
         }
     }
 
@@ -192,6 +224,7 @@ impl StepperKind {
             Self::Acceleration(s) => Box::new(AccelerationStepper::new(s.clone())),
             Self::MoreauJean(s) => Box::new(MoreauJeanStepper::new(s.clone())),
             Self::Penalty(s) => Box::new(PenaltyStepper::new(*s)),
+            Self::Nsga(s) => Box::new(NsgaStepper::new(s.clone())),
         }
     }
 }

@@ -23,15 +23,21 @@
 //! ```
 //!
 //! solved exactly by Lemke; with PGS the same law is solved as a boxed problem (P_T clamped to
-//! [−μ P_N, μ P_N]) on the matrix-free operator. Positions are enforced only through
+//! [−μ P_N, μ P_N]) on the matrix-free operator. Spheres in space (friction discs, rolling and
+//! spinning resistance) use the augmented-Lagrangian laws of [`crate::laws`] instead, the same
+//! velocity-level problem as NSGA's, without its position-level correction. Positions are enforced only through
 //! velocities, so gaps are first-order accurate: impacts are timed to within a step and a
 //! curved contact path leaves a gap of O(h²) per step, which the active-set test corrects.
 
 use nalgebra::{DMatrix, DVector};
 
+use super::law_contacts::{SolvedImpulses, report_contacts};
 use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper};
 use crate::contact::{Contact, Delassus, JacobianRow, detect_contacts};
+use crate::contact::{ContactRows, contact_rows};
 use crate::error::{Error, Result};
+use crate::laws::assembly::{Laws, assemble};
+use crate::laws::{self, NewtonOptions};
 use crate::lcp::pgs::RowBound;
 use crate::lcp::{Lcp, LcpSolverKind, LcpStatus, PgsOptions, solve_lemke, solve_pgs_operator};
 use crate::model::System;
@@ -45,6 +51,8 @@ pub struct MoreauJeanSettings {
     pub pgs: PgsOptions,
     /// Approach speeds below this report `loaded`/`touching` rather than `impact`, m/s.
     pub impact_velocity: f64,
+    /// Semismooth Newton settings for spheres (friction discs, rolling and spinning).
+    pub newton: NewtonOptions,
 }
 
 impl Default for MoreauJeanSettings {
@@ -53,6 +61,7 @@ impl Default for MoreauJeanSettings {
             solver: LcpSolverKind::Lemke,
             pgs: PgsOptions::default(),
             impact_velocity: 1e-3,
+            newton: NewtonOptions::default(),
         }
     }
 }
@@ -207,6 +216,9 @@ impl Stepper for MoreauJeanStepper {
         settings: &ContactSettings,
         h: f64,
     ) -> Result<StepReport> {
+        if system.is_spatial() {
+            return self.step_with_laws(system, settings, h);
+        }
         let contacts = detect_contacts(system, &system.q, settings.margin);
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
@@ -264,6 +276,77 @@ impl Stepper for MoreauJeanStepper {
                 ContactReport::new(c, &system.v, (normal, pn, pt / h), state)
             })
             .collect();
+        Ok(report)
+    }
+}
+
+impl MoreauJeanStepper {
+    /// Moreau–Jean with the augmented-Lagrangian contact laws (spheres in space).
+    fn step_with_laws(
+        &mut self,
+        system: &mut System,
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<StepReport> {
+        system.refresh_mass();
+        let contacts = contact_rows(system, &system.q, settings.margin);
+        let f = system.generalized_forces(&system.q, &system.v, system.t);
+        let v_free = &system.v + system.mass().apply_inverse(&f) * h;
+        let active: Vec<&ContactRows> = contacts
+            .iter()
+            .filter(|c| c.gap + h * c.normal.dot(&v_free) <= 0.0)
+            .collect();
+        let mut report = StepReport {
+            converged: true,
+            ..Default::default()
+        };
+        let mut v_next = v_free.clone();
+        let mut solved = None;
+        if !active.is_empty() {
+            let material = settings.material;
+            let problem = assemble(
+                system.mass(),
+                &active,
+                &material,
+                Laws {
+                    friction: true,
+                    resistance: true,
+                },
+            );
+            let mut u_free = problem.relative(&v_free);
+            let approach: Vec<f64> = active.iter().map(|c| c.normal.dot(&system.v)).collect();
+            for (b, &u) in problem.blocks.iter().zip(&approach) {
+                u_free[b.offset] += material.restitution * u.min(0.0);
+            }
+            let solution = laws::solve(
+                &problem.w,
+                &u_free,
+                &problem.blocks,
+                None,
+                &self.settings.newton,
+            );
+            report.iterations = solution.iterations;
+            report.residual = solution.residual;
+            report.converged = solution.converged;
+            v_next += problem.velocity_change(&solution.lambda, system.dofs());
+            solved = Some(SolvedImpulses {
+                contacts: active,
+                problem,
+                solution,
+                approach,
+            });
+        }
+        system.q = system.integrate_positions(&system.q, &v_next, h);
+        system.v = v_next;
+        system.t += h;
+        let after = contact_rows(system, &system.q, settings.margin);
+        report.contacts = report_contacts(
+            &after,
+            solved.as_ref(),
+            &system.v,
+            h,
+            self.settings.impact_velocity,
+        );
         Ok(report)
     }
 }

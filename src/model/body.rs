@@ -180,9 +180,11 @@ impl Body {
     pub(crate) fn mass_block(&self, q: &DVector<f64>) -> Option<DMatrix<f64>> {
         match self.kind {
             BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => None,
-            BodyKind::Planar { mass, inertia, .. } => Some(DMatrix::from_diagonal(
-                &DVector::from_vec(vec![mass, mass, inertia]),
-            )),
+            BodyKind::Planar { mass, inertia, .. } => {
+                Some(DMatrix::from_diagonal(&DVector::from_vec(vec![
+                    mass, mass, inertia,
+                ])))
+            }
             BodyKind::Spatial { mass, .. } => {
                 let world = self.world_inertia(q);
                 let mut m = DMatrix::zeros(6, 6);

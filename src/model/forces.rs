@@ -15,6 +15,15 @@ pub enum ForceLaw {
         /// Torque, N·m (planar bodies use z).
         torque: DVec3,
     },
+    /// A linear spring-damper from the centre to a fixed anchor: F = −k (x − anchor) − c v.
+    Spring {
+        /// Anchor point, m.
+        anchor: DVec3,
+        /// Stiffness k, N/m.
+        stiffness: f64,
+        /// Damping c, N·s/m.
+        damping: f64,
+    },
     /// F(t) = rate · max(0, t − start), capped in magnitude at `max` (the load-cell pull).
     Ramp {
         /// Rate of increase, N/s.
@@ -36,10 +45,15 @@ pub struct AppliedForce {
 }
 
 impl AppliedForce {
-    /// Force (N) and torque (N·m) at time `t`.
-    pub fn value(&self, t: f64) -> (DVec3, DVec3) {
+    /// Force (N) and torque (N·m) at time `t` on a centre at `x` moving at `u`.
+    pub fn value(&self, t: f64, x: DVec3, u: DVec3) -> (DVec3, DVec3) {
         match self.law {
             ForceLaw::Constant { force, torque } => (force, torque),
+            ForceLaw::Spring {
+                anchor,
+                stiffness,
+                damping,
+            } => (-(x - anchor) * stiffness - u * damping, DVec3::ZERO),
             ForceLaw::Ramp { rate, start, max } => {
                 let f = rate * (t - start).max(0.0);
                 let len = f.length();
@@ -56,13 +70,13 @@ impl AppliedForce {
     pub fn add_to(
         &self,
         system: &System,
-        _q: &DVector<f64>,
-        _v: &DVector<f64>,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
         t: f64,
         f: &mut DVector<f64>,
     ) {
         let body = &system.bodies[self.body];
-        let (force, torque) = self.value(t);
+        let (force, torque) = self.value(t, body.position3(q), body.twist3(v).0);
         let o = body.v_offset;
         match body.kind {
             BodyKind::Planar { .. } => {

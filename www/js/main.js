@@ -10,6 +10,7 @@ import { renderModes } from "./modes.js";
 
 const $ = (id) => document.getElementById(id);
 const STATE_NAMES = ["open", "touching", "loaded", "impact"];
+const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
 const app = {
   sim: null,
@@ -138,9 +139,9 @@ function render() {
   ];
   const ids = sim.contactIds();
   ids.forEach((id, k) => {
-    rows.push([`N ${id}`, `${format(contacts[10 * k + 2])} N`]);
-    rows.push([`d ${id}`, `${format(contacts[10 * k] * 1e3)} mm`]);
-    rows.push([`state ${id}`, STATE_NAMES[contacts[10 * k + 5]] ?? "?"]);
+    rows.push([`N ${id}`, `${format(contacts[STRIDE * k + 2])} N`]);
+    rows.push([`d ${id}`, `${format(contacts[STRIDE * k] * 1e3)} mm`]);
+    rows.push([`state ${id}`, STATE_NAMES[contacts[STRIDE * k + 5]] ?? "?"]);
   });
   if (app.loop.behind) rows.push(["speed", "slower than real time"]);
   $("readout").replaceChildren(...rows.map(([k, v]) => {

@@ -4,7 +4,7 @@
 
 import uPlot from "../vendor/uPlot.esm.js";
 
-const STRIDE = 10;
+const STRIDE = 12;
 const COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
 const WINDOW = 4000; // samples kept
 

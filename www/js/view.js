@@ -2,7 +2,7 @@
 // at devicePixelRatio, refitting when the window resizes. Model and view stay apart: this file
 // reads poses and contact arrays and draws; it never touches the simulation.
 
-const STRIDE = 10; // numbers per contact in Simulation.contactData()
+const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
 export class SceneView {
   /** @param {HTMLCanvasElement} canvas */
@@ -115,7 +115,7 @@ export class SceneView {
     this.bodies.forEach((b, i) => this.drawBody(b, poses[3 * i], poses[3 * i + 1], poses[3 * i + 2], t, px));
     const forceToMetres = 1 / this.newtonsPerMetre;
     for (let k = 0; k + STRIDE <= contacts.length; k += STRIDE) {
-      const [gap, , normal, , , state, x, y, nx, ny] = contacts.subarray(k, k + STRIDE);
+      const [gap, , normal, , , state, x, y, , nx, ny] = contacts.subarray(k, k + STRIDE);
       if (state === 0 && gap > 0.02 * (this.bounds.y1 - this.bounds.y0)) continue;
       ctx.fillStyle = state >= 2 ? "#d1242f" : state === 1 ? "#1f6feb" : "#9aa3b2";
       ctx.beginPath();

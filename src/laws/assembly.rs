@@ -1,0 +1,100 @@
+//! Stacking contacts into one law problem: the rows G, W = G M⁻¹ Gᵀ and each contact's block.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::LawBlock;
+use crate::contact::{ContactMaterial, ContactRows, Delassus, JacobianRow};
+use crate::model::BlockDiagonalMass;
+
+/// Which laws take part (the position level has no rolling or spinning).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Laws {
+    /// Include the tangent (friction) rows.
+    pub friction: bool,
+    /// Include the rolling and spinning rows.
+    pub resistance: bool,
+}
+
+/// Contacts stacked for [`super::solve`].
+pub struct Assembled {
+    /// Rows and M⁻¹ Gᵀ.
+    pub delassus: Delassus,
+    /// W = G M⁻¹ Gᵀ, dense.
+    pub w: DMatrix<f64>,
+    /// One block per contact, in the order given.
+    pub blocks: Vec<LawBlock>,
+}
+
+impl Assembled {
+    /// The generalized impulse M⁻¹ Gᵀ λ.
+    pub fn velocity_change(&self, lambda: &DVector<f64>, dofs: usize) -> DVector<f64> {
+        let mut dv = DVector::zeros(dofs);
+        for (k, row) in self.delassus.inverse_mass_rows().iter().enumerate() {
+            row.add_transpose_to(lambda[k], &mut dv);
+        }
+        dv
+    }
+
+    /// G x for a generalized vector x (the relative quantities in stacked order).
+    pub fn relative(&self, x: &DVector<f64>) -> DVector<f64> {
+        DVector::from_iterator(
+            self.delassus.rows().len(),
+            self.delassus.rows().iter().map(|r| r.dot(x)),
+        )
+    }
+}
+
+/// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients.
+pub fn assemble(
+    mass: &BlockDiagonalMass,
+    contacts: &[&ContactRows],
+    material: &ContactMaterial,
+    laws: Laws,
+) -> Assembled {
+    let mut rows: Vec<JacobianRow> = Vec::new();
+    let mut blocks = Vec::with_capacity(contacts.len());
+    for c in contacts {
+        let offset = rows.len();
+        rows.push(c.normal.clone());
+        let tangents = if laws.friction && material.friction > 0.0 {
+            rows.extend(c.tangents.iter().cloned());
+            c.tangents.len()
+        } else {
+            0
+        };
+        let (rolling, spin) = if laws.resistance {
+            let rolling = if material.rolling_resistance > 0.0 {
+                rows.extend(c.rolling.iter().cloned());
+                c.rolling.len()
+            } else {
+                0
+            };
+            let spin = match &c.spin {
+                Some(s) if material.spinning_resistance > 0.0 => {
+                    rows.push(s.clone());
+                    1
+                }
+                _ => 0,
+            };
+            (rolling, spin)
+        } else {
+            (0, 0)
+        };
+        blocks.push(LawBlock {
+            offset,
+            tangents,
+            rolling,
+            spin,
+            friction: material.friction,
+            rolling_resistance: material.rolling_resistance,
+            spinning_resistance: material.spinning_resistance,
+        });
+    }
+    let delassus = Delassus::new(mass, rows);
+    let w = delassus.dense();
+    Assembled {
+        delassus,
+        w,
+        blocks,
+    }
+}

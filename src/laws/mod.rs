@@ -1,0 +1,256 @@
+//! Contact laws in augmented-Lagrangian (Alart–Curnier) form, solved by semismooth Newton.
+//!
+//! Each contact has multipliers λ = (λ_N, λ_T, λ_R, λ_S) — an impulse (velocity level) or a
+//! position correction (position level) — and relative quantities u = (u_N, u_T, u_R, u_S)
+//! that depend linearly on them through the Delassus matrix: u = u_free + W λ, W = G M⁻¹ Gᵀ.
+//! With an augmentation r > 0 the laws are the fixed-point equations
+//!
+//! ```text
+//!     σ_N = λ_N − r u_N,          λ_N = max(0, σ_N)                          (unilateral)
+//!     σ_T = λ_T − r u_T,          λ_T = P_B(μ σ_N⁺)(σ_T)                     (Coulomb)
+//!     σ_R = λ_R − r u_R,          λ_R = P_B(ρ σ_N⁺)(σ_R)                     (rolling, ρ a length)
+//!     σ_S = λ_S − r u_S,          λ_S = P_[−γσ_N⁺, γσ_N⁺](σ_S)              (spinning, γ a length)
+//! ```
+//!
+//! In the seed's notation the augmented multiplier is ξ = k·ν + p·g with the sign chosen so
+//! that ξ_N < 0 means an open gap; here σ = λ − r u with u_N ≥ 0 admissible, i.e. k = 1,
+//! p = r and g = −u. At a solution σ_N⁺ = λ_N, so the friction and resistance bounds are
+//! μλ_N, ρλ_N and γλ_N. The solutions do not depend on r; r only changes Newton's path.
+//!
+//! The residual R(λ) = λ − P(σ(λ)) is piecewise smooth; Newton uses its generalized Jacobian
+//! ∂R/∂λ = I − ∂P/∂σ (I − r W) − ∂P/∂r ∂r/∂λ, whose branches are the gap / stick / slip (and
+//! rolling, spinning) cases of the seed's Eqs. 55–58, with a backtracking line search on ‖R‖.
+
+pub mod assembly;
+pub mod projection;
+
+use nalgebra::{DMatrix, DVector};
+
+use projection::{BallCase, project_ball};
+
+/// Layout and coefficients of one contact's multipliers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LawBlock {
+    /// Index of λ_N in the stacked vector.
+    pub offset: usize,
+    /// Tangent multipliers (0, 1 or 2).
+    pub tangents: usize,
+    /// Rolling multipliers (0 or 2).
+    pub rolling: usize,
+    /// Spinning multiplier (0 or 1).
+    pub spin: usize,
+    /// Coulomb coefficient μ.
+    pub friction: f64,
+    /// Rolling resistance length ρ, m.
+    pub rolling_resistance: f64,
+    /// Spinning resistance length γ, m.
+    pub spinning_resistance: f64,
+}
+
+/// Which case each law of a contact is in at the solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LawCases {
+    /// Unloaded (λ_N = 0).
+    pub open: bool,
+    /// Friction at its bound (sliding).
+    pub slipping: bool,
+    /// Rolling resistance at its bound (rolling).
+    pub rolling: bool,
+    /// Spinning resistance at its bound (spinning).
+    pub spinning: bool,
+}
+
+/// Newton settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewtonOptions {
+    /// Stop when ‖R‖∞ ≤ tolerance · scale (scale: the largest |u_free|/Wᵢᵢ, an impulse).
+    pub tolerance: f64,
+    /// Iteration cap.
+    pub max_iterations: usize,
+    /// Multiplies the augmentation r = 1/mean(Wᵢᵢ) of each law (any value > 0 gives the same
+    /// solution).
+    pub augmentation: f64,
+}
+
+impl Default for NewtonOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-12,
+            max_iterations: 50,
+            augmentation: 1.0,
+        }
+    }
+}
+
+/// A solved (or abandoned) contact problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LawSolution {
+    /// The multipliers λ.
+    pub lambda: DVector<f64>,
+    /// The relative quantities u = u_free + W λ.
+    pub u: DVector<f64>,
+    /// Per contact, which case each law is in.
+    pub cases: Vec<LawCases>,
+    /// Newton iterations used.
+    pub iterations: usize,
+    /// ‖R‖∞ at the end, in multiplier units.
+    pub residual: f64,
+    /// True when the tolerance was met.
+    pub converged: bool,
+}
+
+/// Residual R(λ), its generalized Jacobian, and the cases, for augmentation `r`.
+fn residual(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    r: &DVector<f64>,
+    lambda: &DVector<f64>,
+) -> (DVector<f64>, DMatrix<f64>, Vec<LawCases>) {
+    let n = lambda.len();
+    let u = u_free + w * lambda;
+    let mut res = DVector::zeros(n);
+    let mut jac = DMatrix::identity(n, n);
+    let mut cases = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        let i = b.offset;
+
+        // σ and ∂σ/∂λ = I − r W for the rows of this block.
+        let sigma = |k: usize| lambda[k] - r[k] * u[k];
+        let dsigma = |k: usize| -> DVector<f64> {
+            let mut row = -(w.row(k).transpose() * r[k]);
+            row[k] += 1.0;
+            row
+        };
+        let s_n = sigma(i);
+        let normal_closed = s_n > 0.0;
+        let pn = s_n.max(0.0);
+        res[i] = lambda[i] - pn;
+        let dpn = if normal_closed {
+            dsigma(i)
+        } else {
+            DVector::zeros(n)
+        };
+        for c in 0..n {
+            jac[(i, c)] -= dpn[c];
+        }
+        let mut case = LawCases {
+            open: !normal_closed,
+            slipping: false,
+            rolling: false,
+            spinning: false,
+        };
+        let mut ball = |start: usize, len: usize, coefficient: f64| -> BallCase {
+            if len == 0 {
+                return BallCase::Open;
+            }
+            let x = DVector::from_fn(len, |k, _| sigma(start + k));
+            let radius = coefficient * pn;
+            let (p, dp_dx, dp_dr, which) = project_ball(&x, radius);
+            for k in 0..len {
+                res[start + k] = lambda[start + k] - p[k];
+            }
+            // ∂P/∂λ = ∂P/∂x ∂σ/∂λ + ∂P/∂r · coefficient · ∂σ_N⁺/∂λ.
+            let ds: Vec<DVector<f64>> = (0..len).map(|k| dsigma(start + k)).collect();
+            for k in 0..len {
+                for c in 0..n {
+                    let mut d = 0.0;
+                    for m in 0..len {
+                        d += dp_dx[(k, m)] * ds[m][c];
+                    }
+                    d += dp_dr[k] * coefficient * dpn[c];
+                    jac[(start + k, c)] -= d;
+                }
+            }
+            which
+        };
+        let t0 = i + 1;
+        case.slipping = ball(t0, b.tangents, b.friction) == BallCase::Boundary;
+        let r0 = t0 + b.tangents;
+        case.rolling = ball(r0, b.rolling, b.rolling_resistance) == BallCase::Boundary;
+        let s0 = r0 + b.rolling;
+        case.spinning = ball(s0, b.spin, b.spinning_resistance) == BallCase::Boundary;
+        cases.push(case);
+    }
+    (res, jac, cases)
+}
+
+/// Solves the laws for λ given u = u_free + W λ, starting from `guess`.
+pub fn solve(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+) -> LawSolution {
+    let n = u_free.len();
+    // Augmentation per row: 1/Wᵢᵢ makes σ an impulse-sized quantity (any r > 0 would do).
+    // Augmentation: one value per law (a disc must be augmented isotropically, or the fixed
+    // point is not the maximal-dissipation law), 1/mean(Wᵢᵢ) over the law's rows.
+    let mut r = DVector::from_element(n, options.augmentation);
+    for b in blocks {
+        let t0 = b.offset + 1;
+        let r0 = t0 + b.tangents;
+        let s0 = r0 + b.rolling;
+        for (start, len) in [
+            (b.offset, 1),
+            (t0, b.tangents),
+            (r0, b.rolling),
+            (s0, b.spin),
+        ] {
+            if len == 0 {
+                continue;
+            }
+            let mean = (start..start + len).map(|i| w[(i, i)]).sum::<f64>() / len as f64;
+            let value = if mean > 0.0 {
+                options.augmentation / mean
+            } else {
+                options.augmentation
+            };
+            for i in start..start + len {
+                r[i] = value;
+            }
+        }
+    }
+    let scale = (0..n)
+        .map(|i| (u_free[i] * r[i] / options.augmentation).abs())
+        .fold(1e-300f64, f64::max);
+    let target = options.tolerance * scale;
+    let mut lambda = match guess {
+        Some(g) if g.len() == n => g.clone(),
+        _ => DVector::zeros(n),
+    };
+    let (mut res, mut jac, mut cases) = residual(w, u_free, blocks, &r, &lambda);
+    let mut norm = res.amax();
+    let mut iterations = 0;
+    while norm > target && iterations < options.max_iterations {
+        iterations += 1;
+        let Some(step) = jac.clone().lu().solve(&(-&res)) else {
+            break;
+        };
+        // Backtracking on ‖R‖²: full Newton steps near the solution, damped far from it.
+        let mut t = 1.0;
+        loop {
+            let trial = &lambda + &step * t;
+            let (r2, j2, c2) = residual(w, u_free, blocks, &r, &trial);
+            if r2.norm() < (1.0 - 1e-4 * t) * res.norm() || t < 1e-6 {
+                lambda = trial;
+                res = r2;
+                jac = j2;
+                cases = c2;
+                break;
+            }
+            t *= 0.5;
+        }
+        norm = res.amax();
+    }
+    let u = u_free + w * &lambda;
+    LawSolution {
+        lambda,
+        u,
+        cases,
+        iterations,
+        residual: norm,
+        converged: norm <= target,
+    }
+}
