@@ -200,6 +200,8 @@ impl Simulation {
             .map(|b| {
                 let (shape, width, height, radius) = match &b.shape {
                     Shape::HalfPlane => ("half_plane", 0.0, 0.0, 0.0),
+                    Shape::Plane => ("plane", 0.0, 0.0, 0.0),
+                    Shape::Sphere { radius } => ("sphere", 0.0, 0.0, *radius),
                     Shape::Box { half_extents } => {
                         ("box", 2.0 * half_extents.x, 2.0 * half_extents.y, 0.0)
                     }
@@ -209,8 +211,9 @@ impl Simulation {
                     name: b.name.clone(),
                     fixed: b.is_fixed(),
                     mass: match b.kind {
-                        crate::model::BodyKind::Planar { mass, .. } => mass,
-                        crate::model::BodyKind::Fixed { .. } => 0.0,
+                        crate::model::BodyKind::Planar { mass, .. }
+                        | crate::model::BodyKind::Spatial { mass, .. } => mass,
+                        _ => 0.0,
                     },
                     shape,
                     width,
@@ -268,6 +271,74 @@ impl Simulation {
                 c.direction[1],
                 c.direction[2],
             ]);
+        }
+        out
+    }
+
+    /// True for a scene in space (spheres): use `bodyPoses3`, `bodyVelocities3`, `lawData`.
+    #[wasm_bindgen(getter)]
+    pub fn spatial(&self) -> bool {
+        self.inner.system().is_spatial()
+    }
+
+    /// Poses in space of all bodies, `[x, y, z, q_w, q_x, q_y, q_z]` each (m; unit quaternion).
+    #[wasm_bindgen(js_name = bodyPoses3)]
+    pub fn body_poses3(&self) -> Vec<f64> {
+        let system = self.inner.system();
+        system
+            .bodies
+            .iter()
+            .flat_map(|b| {
+                let p = b.position3(&system.q);
+                let r = b.orientation(&system.q);
+                [p.x, p.y, p.z, r.w, r.x, r.y, r.z]
+            })
+            .collect()
+    }
+
+    /// Velocities in space of all bodies, `[vx, vy, vz, ωx, ωy, ωz]` each (m/s, rad/s).
+    #[wasm_bindgen(js_name = bodyVelocities3)]
+    pub fn body_velocities3(&self) -> Vec<f64> {
+        let system = self.inner.system();
+        system
+            .bodies
+            .iter()
+            .flat_map(|b| {
+                let (u, w) = b.twist3(&system.v);
+                [u.x, u.y, u.z, w.x, w.y, w.z]
+            })
+            .collect()
+    }
+
+    /// Per contact, 9 numbers from the friction-type laws (NSGA, spatial Moreau–Jean; zeros
+    /// otherwise): slip velocity t₁, t₂ [m/s], slip speed [m/s], rolling speed |ω_R| [rad/s],
+    /// spinning rate ω_S [rad/s], friction force |F_T| [N], rolling torque |τ_R| [N·m],
+    /// spinning torque τ_S [N·m], case (0 open, 1 stick, 2 slip, 3 rolling, 4 spinning).
+    #[wasm_bindgen(js_name = lawData)]
+    pub fn law_data(&self) -> Vec<f64> {
+        let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let mut out = Vec::new();
+        for c in &self.inner.last_report().contacts {
+            match &c.laws {
+                Some(l) => out.extend_from_slice(&[
+                    l.slip.first().copied().unwrap_or(0.0),
+                    l.slip.get(1).copied().unwrap_or(0.0),
+                    norm(&l.slip),
+                    norm(&l.rolling),
+                    l.spinning,
+                    norm(&l.friction_force),
+                    norm(&l.rolling_torque),
+                    l.spinning_torque,
+                    match l.case {
+                        "stick" => 1.0,
+                        "slip" => 2.0,
+                        "rolling" => 3.0,
+                        "spinning" => 4.0,
+                        _ => 0.0,
+                    },
+                ]),
+                None => out.extend_from_slice(&[0.0; 9]),
+            }
         }
         out
     }

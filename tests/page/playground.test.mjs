@@ -174,3 +174,28 @@ test("an unstable run pauses with a message instead of filling the page with NaN
   assert.ok(!/NaN/.test(text), text);
   await page.close();
 });
+
+test("sphere-slide: side and top views drawn, slip and friction plots fill, rolls at 5v₀/7", async () => {
+  const { page, errors } = await open("?scene=sphere-slide");
+  await page.waitForFunction(() => window.contactlab.sim.time > 0.4, null, { timeout: 10000 });
+  const drawn = await page.evaluate(() => {
+    const c = document.getElementById("canvas");
+    const ctx = c.getContext("2d");
+    const half = (x0, x1) => {
+      const data = ctx.getImageData(x0, 0, x1 - x0, c.height).data;
+      let inked = 0;
+      for (let i = 0; i < data.length; i += 4 * 5) if (data[i] < 230 || data[i + 1] < 230 || data[i + 2] < 230) inked++;
+      return inked;
+    };
+    return [half(0, Math.floor(c.width * 0.55)), half(Math.ceil(c.width * 0.6), c.width)];
+  });
+  assert.ok(drawn[0] > 500 && drawn[1] > 500, `side/top inked pixels: ${drawn}`);
+  const points = await page.evaluate(() => [window.contactlab.plots.motion.points(), window.contactlab.plots.laws.points()]);
+  assert.ok(points[0] > 5 && points[1] > 5, `plots ${points}`);
+  const v = await page.evaluate(() => window.contactlab.sim.bodyVelocities3()[6]);
+  assert.ok(Math.abs(v - 10 / 7) < 1e-6, `rolling speed ${v}`);
+  assert.equal(await page.isHidden("#modes-panel"), true);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/sphere-slide.png`, fullPage: true });
+  await page.close();
+});

@@ -4,6 +4,7 @@
 import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
 import { SceneView } from "./view.js";
+import { SphereView } from "./sphere_view.js";
 import { TracePlots } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { renderModes } from "./modes.js";
@@ -83,7 +84,12 @@ function loadScene(name, params = {}, stepper = null, dt = null) {
   buildControls($("controls"), sim.parameters(), (n, v) => { sim.setParameter(n, v); writeUrl(); showMessage(""); }, showMessage);
   const bodies = sim.bodies();
   app.bodies = bodies;
-  app.view.setScene(bodies, sim.bodyPoses(), representativeForce(bodies));
+  app.view = sim.spatial ? app.sphereView : app.planeView;
+  app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
+  $("figure-frequency").hidden = sim.spatial;
+  $("modes-panel").hidden = sim.spatial;
+  $("figure-motion").hidden = !sim.spatial;
+  $("figure-laws").hidden = !sim.spatial;
   app.plots.clear();
   app.loop.clear();
   chooseSpeed(sim);
@@ -120,13 +126,19 @@ function stepSafely(n) {
 
 function render() {
   const sim = app.sim;
-  const poses = sim.bodyPoses();
+  const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
   const contacts = sim.contactData();
   app.view.draw(poses, contacts);
   app.plots.record(sim.time, sim.contactIds(), contacts);
-  app.plots.recordFrequencies(sim.time, sim.frequencies());
+  if (sim.spatial) {
+    const first = app.bodies.findIndex((b) => !b.fixed);
+    const v = sim.bodyVelocities3();
+    app.plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
+  } else {
+    app.plots.recordFrequencies(sim.time, sim.frequencies());
+  }
   app.plots.redraw();
-  const { warning } = renderModes(sim);
+  const { warning } = sim.spatial ? { warning: null } : renderModes(sim);
   if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
   if (!warning && app.error?.startsWith("Time step too large")) showMessage("");
   $("force-scale").textContent = `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
@@ -138,10 +150,13 @@ function render() {
     ["solver", sim.converged ? "converged" : "NOT converged"],
   ];
   const ids = sim.contactIds();
+  const laws = sim.spatial ? sim.lawData() : null;
+  const CASES = ["open", "stick", "slip", "rolling", "spinning"];
   ids.forEach((id, k) => {
     rows.push([`N ${id}`, `${format(contacts[STRIDE * k + 2])} N`]);
     rows.push([`d ${id}`, `${format(contacts[STRIDE * k] * 1e3)} mm`]);
     rows.push([`state ${id}`, STATE_NAMES[contacts[STRIDE * k + 5]] ?? "?"]);
+    if (laws) rows.push([`case ${id}`, CASES[laws[9 * k + 8]] ?? "?"]);
   });
   if (app.loop.behind) rows.push(["speed", "slower than real time"]);
   $("readout").replaceChildren(...rows.map(([k, v]) => {
@@ -217,8 +232,10 @@ function frame(now) {
 async function main() {
   await init();
   app.presets = Simulation.presets();
-  app.view = new SceneView($("canvas"));
-  app.plots = new TracePlots($("plot-normal"), $("plot-gap"), $("plot-frequency"));
+  app.planeView = new SceneView($("canvas"));
+  app.sphereView = new SphereView($("canvas"));
+  app.view = app.planeView;
+  app.plots = new TracePlots($("plot-normal"), $("plot-gap"), $("plot-frequency"), $("plot-motion"), $("plot-laws"));
   app.loop = new FixedStepLoop();
   for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
   for (const s of Simulation.steppers()) $("stepper").append(new Option(s, s));

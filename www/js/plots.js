@@ -58,13 +58,17 @@ class Chart {
 
 const MODES = 4; // frequency series kept
 
-/** The charts of the playground: reaction, gap and contact-mode frequencies. */
+/** The charts of the playground: reaction, gap, contact-mode frequencies, sphere laws. */
 export class TracePlots {
-  constructor(normalElement, gapElement, frequencyElement) {
+  constructor(normalElement, gapElement, frequencyElement, motionElement, lawsElement) {
     this.normal = new Chart(normalElement, "N [N]");
     this.gap = new Chart(gapElement, "d [mm]");
     this.frequency = new Chart(frequencyElement, "ω [rad/s]");
     this.frequency.build(Array.from({ length: MODES }, (_, j) => `ω${j + 1}`));
+    this.motion = new Chart(motionElement, "m/s, rad/s");
+    this.motion.build(["slip speed", "ωx", "ωy", "ωz"]);
+    this.laws = new Chart(lawsElement, "N, N·m");
+    this.laws.build(["|F_T|", "|τ_R|", "τ_S"]);
     this.ids = null;
     new ResizeObserver(() => { this.normal.resize(); this.gap.resize(); this.frequency.resize(); }).observe(normalElement);
   }
@@ -73,6 +77,20 @@ export class TracePlots {
   clear() {
     this.ids = null;
     this.frequency.build(this.frequency.ids);
+    this.motion.build(this.motion.ids);
+    this.laws.build(this.laws.ids);
+  }
+
+  /**
+   * Records the first contact's law data (Simulation.lawData()) and the first sphere's ω.
+   * @param {number} t
+   * @param {Float64Array} laws 9 numbers per contact
+   * @param {number[]} omega [ωx, ωy, ωz]
+   */
+  recordLaws(t, laws, omega) {
+    const first = laws.length >= 9 ? laws : new Float64Array(9);
+    this.motion.push(t, [first[2], omega[0], omega[1], omega[2]]);
+    this.laws.push(t, [first[5], first[6], first[7]]);
   }
 
   /** Records the contact-mode frequencies (rad/s) at time t; missing modes are gaps. */
@@ -108,5 +126,7 @@ export class TracePlots {
     this.normal.redraw();
     this.gap.redraw();
     this.frequency.redraw();
+    this.motion.redraw();
+    this.laws.redraw();
   }
 }
