@@ -68,6 +68,28 @@ pub fn run_json(quick: bool) -> String {
     format!("{}\n", serde_json::Value::Object(map))
 }
 
+/// `count` spheres sliding on a plane in a grid (one sphere–plane contact each).
+fn sphere_grid(count: usize, stepper: &str) -> Simulation {
+    let mut bodies =
+        vec![serde_json::json!({"name": "plane", "fixed": true, "shape": {"type": "plane"}})];
+    let side = (count as f64).sqrt().ceil() as usize;
+    for i in 0..count {
+        let (x, y) = ((i % side) as f64 * 0.5, (i / side) as f64 * 0.5);
+        bodies.push(serde_json::json!({
+            "name": format!("s{i}"), "mass": 1.0, "position": [x, y, 0.1],
+            "velocity": [1.0 + 0.01 * i as f64, 0.5, 0.0], "angular_velocity": [0.0, 0.0, 5.0],
+            "shape": {"type": "sphere", "radius": 0.1}
+        }));
+    }
+    let scene = serde_json::json!({
+        "spatial_bodies": bodies,
+        "material": {"friction": 0.3, "rolling_resistance": 0.001, "spinning_resistance": 0.001},
+        "stepper": {"kind": stepper, "dt": 1e-3},
+        "contact_margin": 0.01
+    });
+    Simulation::from_json(&scene.to_string()).expect("bench sphere scene is valid")
+}
+
 /// The benchmark report as text (Markdown tables).
 pub fn run(quick: bool) -> String {
     let budget = Duration::from_millis(if quick { 50 } else { 400 });
@@ -105,6 +127,27 @@ pub fn run(quick: bool) -> String {
             iterative.iterations,
             iterative.status,
             t_pgs / t_lemke
+        ));
+    }
+    out.push_str("\n## NSGA-GGL against Moreau–Jean, spheres sliding on a plane\n\n");
+    out.push_str(
+        "| spheres | NSGA µs/step | Moreau–Jean µs/step | NSGA / MJ |\n|---|---|---|---|\n",
+    );
+    for count in [1, 10, 100] {
+        let mut cost = [0.0; 2];
+        for (k, stepper) in ["nsga", "moreau-jean"].iter().enumerate() {
+            let mut sim = sphere_grid(count, stepper);
+            cost[k] = time_per_call(budget, || {
+                if sim.step().is_err() || sim.time() > 1.0 {
+                    let _ = sim.reset();
+                }
+            });
+        }
+        out.push_str(&format!(
+            "| {count} | {:.1} | {:.1} | {:.2} |\n",
+            cost[0] * 1e6,
+            cost[1] * 1e6,
+            cost[0] / cost[1]
         ));
     }
     out

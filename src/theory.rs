@@ -254,19 +254,47 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let dec = 5.0 / 7.0 * rho * 9.81 / r;
             let stop = if dec > 0.0 { v0 / dec } else { f64::INFINITY };
             vec![
-                line("speed v₀ − (5/7)(ρg/R) t", "m/s", (v0 - dec * sample.t).max(0.0), sample.bodies[0].v[0]),
+                line(
+                    "speed v₀ − (5/7)(ρg/R) t",
+                    "m/s",
+                    (v0 - dec * sample.t).max(0.0),
+                    sample.bodies[0].v[0],
+                ),
                 line("stops at t = v₀ / ((5/7)ρg/R)", "s", stop, f64::NAN),
-                line("after v₀²/(2·(5/7)ρg/R)", "m", v0 * v0 / (2.0 * dec), if sample.t > stop { sample.bodies[0].q[0] } else { f64::NAN }),
+                line(
+                    "after v₀²/(2·(5/7)ρg/R)",
+                    "m",
+                    v0 * v0 / (2.0 * dec),
+                    if sample.t > stop {
+                        sample.bodies[0].q[0]
+                    } else {
+                        f64::NAN
+                    },
+                ),
             ]
         }
         "sphere-spin" => {
             let (r, w0, gamma) = (p("R"), p("omega0"), p("gamma"));
             let rate = 2.5 * gamma * 9.81 / (r * r);
-            let stop = if rate > 0.0 { w0.abs() / rate } else { f64::INFINITY };
+            let stop = if rate > 0.0 {
+                w0.abs() / rate
+            } else {
+                f64::INFINITY
+            };
             vec![
-                line("spin ω₀ − (5/2)(γg/R²) t", "rad/s", (w0.abs() - rate * sample.t).max(0.0) * w0.signum(), sample.bodies[0].v[5]),
+                line(
+                    "spin ω₀ − (5/2)(γg/R²) t",
+                    "rad/s",
+                    (w0.abs() - rate * sample.t).max(0.0) * w0.signum(),
+                    sample.bodies[0].v[5],
+                ),
                 line("stops at t = ω₀ / ((5/2)γg/R²)", "s", stop, f64::NAN),
-                line("centre displacement", "m", 0.0, sample.bodies[0].q[0].hypot(sample.bodies[0].q[1])),
+                line(
+                    "centre displacement",
+                    "m",
+                    0.0,
+                    sample.bodies[0].q[0].hypot(sample.bodies[0].q[1]),
+                ),
             ]
         }
         "sphere-incline" => {
@@ -274,18 +302,37 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let a = (5.0 / 7.0 * 9.81 * (libm::sin(theta) - rho / r * libm::cos(theta))).max(0.0);
             let v = &sample.bodies[0].v;
             vec![
-                line("rolls if μ ≥ (2/7) tan θ", "1", 2.0 / 7.0 * libm::tan(theta), mu),
-                line("speed (5/7) g (sin θ − (ρ/R) cos θ) t", "m/s", a * sample.t, (v[0] * v[0] + v[2] * v[2]).sqrt()),
+                line(
+                    "rolls if μ ≥ (2/7) tan θ",
+                    "1",
+                    2.0 / 7.0 * libm::tan(theta),
+                    mu,
+                ),
+                line(
+                    "speed (5/7) g (sin θ − (ρ/R) cos θ) t",
+                    "m/s",
+                    a * sample.t,
+                    (v[0] * v[0] + v[2] * v[2]).sqrt(),
+                ),
             ]
         }
         "bouncing-sphere" => {
             let (e, height, r, w0) = (p("e"), p("height"), p("R"), p("omega0"));
             let t0 = (2.0 * height / 9.81).sqrt();
             let v0 = (2.0 * 9.81 * height).sqrt();
-            let t_inf = if e < 1.0 { t0 + 2.0 * e * v0 / (9.81 * (1.0 - e)) } else { f64::INFINITY };
+            let t_inf = if e < 1.0 {
+                t0 + 2.0 * e * v0 / (9.81 * (1.0 - e))
+            } else {
+                f64::INFINITY
+            };
             vec![
                 line("first impact at √(2H/g)", "s", t0, f64::NAN),
-                line("impacts accumulate by t∞ = t₀ + 2e v₀/(g(1 − e))", "s", t_inf, f64::NAN),
+                line(
+                    "impacts accumulate by t∞ = t₀ + 2e v₀/(g(1 − e))",
+                    "s",
+                    t_inf,
+                    f64::NAN,
+                ),
                 line(
                     "rolling speed once it rolls, 2Rω₀/7 (if the spin did not stop)",
                     "m/s",

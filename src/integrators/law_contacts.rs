@@ -7,7 +7,8 @@ use crate::contact::ContactRows;
 use crate::laws::assembly::Assembled;
 use crate::laws::{LawBlock, LawCases, LawSolution};
 
-/// A solved velocity-level problem: the stacking, the solution and each contact's ġ_N(v_n).
+/// One island of a solved velocity-level problem: the stacking, the solution and each
+/// contact's ġ_N(v_n).
 pub(crate) struct SolvedImpulses<'a> {
     /// The contacts in the problem, in block order.
     pub contacts: Vec<&'a ContactRows>,
@@ -76,10 +77,74 @@ pub(crate) fn law_report(
     }
 }
 
+/// What the velocity-level solve needs besides the contacts: material, Newton settings and
+/// the previous step's multipliers by contact (warm start; may be empty).
+pub(crate) struct ImpulseSettings<'s> {
+    /// Coefficients of the laws.
+    pub material: &'s crate::contact::ContactMaterial,
+    /// Semismooth Newton settings.
+    pub newton: &'s crate::laws::NewtonOptions,
+    /// Warm start.
+    pub warm: &'s std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
+}
+
+/// The velocity-level laws on `contacts`, island by island: v⁺ = v_free + M⁻¹ Gᵀ Λ with
+/// Newton's impact law on ġ_N(v_before). Returns the velocity change and the islands.
+pub(crate) fn solve_impulses<'a>(
+    system: &crate::model::System,
+    contacts: Vec<&'a ContactRows>,
+    (v_free, v_before): (&DVector<f64>, &DVector<f64>),
+    settings: &ImpulseSettings,
+    report: &mut super::StepReport,
+) -> (DVector<f64>, Vec<SolvedImpulses<'a>>) {
+    use crate::laws::assembly::{Laws, assemble, islands};
+    let (material, options, warm) = (settings.material, settings.newton, settings.warm);
+    let mut dv = DVector::zeros(system.dofs());
+    let mut solved = Vec::new();
+    for group in islands(&contacts) {
+        let members: Vec<&ContactRows> = group.iter().map(|&k| contacts[k]).collect();
+        let problem = assemble(
+            system.mass(),
+            &members,
+            material,
+            Laws {
+                friction: true,
+                resistance: true,
+            },
+        );
+        let mut u_free = problem.relative(v_free);
+        let approach: Vec<f64> = members.iter().map(|c| c.normal.dot(v_before)).collect();
+        let mut guess = DVector::zeros(u_free.len());
+        for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
+            u_free[b.offset] += material.restitution * u.min(0.0);
+            if let Some(prev) = warm.get(&c.key)
+                && prev.len() == 1 + b.tangents + b.rolling + b.spin
+            {
+                for (k, x) in prev.iter().enumerate() {
+                    guess[b.offset + k] = *x;
+                }
+            }
+        }
+        let solution =
+            crate::laws::solve(&problem.w, &u_free, &problem.blocks, Some(&guess), options);
+        report.iterations = report.iterations.max(solution.iterations);
+        report.residual = report.residual.max(solution.residual);
+        report.converged &= solution.converged;
+        dv += problem.velocity_change(&solution.lambda, system.dofs());
+        solved.push(SolvedImpulses {
+            contacts: members,
+            problem,
+            solution,
+            approach,
+        });
+    }
+    (dv, solved)
+}
+
 /// Reports for every contact in `contacts` at the end-of-step velocities `v`.
 pub(crate) fn report_contacts(
     contacts: &[ContactRows],
-    solved: Option<&SolvedImpulses>,
+    solved: &[SolvedImpulses],
     v: &DVector<f64>,
     h: f64,
     impact_velocity: f64,
@@ -99,8 +164,12 @@ pub(crate) fn report_contacts(
                 direction: c.direction.to_array(),
                 laws: None,
             };
-            let Some(s) = solved else { return out };
-            let Some(k) = s.contacts.iter().position(|x| x.key == c.key) else {
+            let Some((s, k)) = solved.iter().find_map(|s| {
+                s.contacts
+                    .iter()
+                    .position(|x| x.key == c.key)
+                    .map(|k| (s, k))
+            }) else {
                 return out;
             };
             let b = &s.problem.blocks[k];

@@ -31,13 +31,12 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::law_contacts::{SolvedImpulses, report_contacts};
+use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
 use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper};
 use crate::contact::{Contact, Delassus, JacobianRow, detect_contacts};
 use crate::contact::{ContactRows, contact_rows};
 use crate::error::{Error, Result};
-use crate::laws::assembly::{Laws, assemble};
-use crate::laws::{self, NewtonOptions};
+use crate::laws::NewtonOptions;
 use crate::lcp::pgs::RowBound;
 use crate::lcp::{Lcp, LcpSolverKind, LcpStatus, PgsOptions, solve_lemke, solve_pgs_operator};
 use crate::model::System;
@@ -300,42 +299,19 @@ impl MoreauJeanStepper {
             converged: true,
             ..Default::default()
         };
-        let mut v_next = v_free.clone();
-        let mut solved = None;
-        if !active.is_empty() {
-            let material = settings.material;
-            let problem = assemble(
-                system.mass(),
-                &active,
-                &material,
-                Laws {
-                    friction: true,
-                    resistance: true,
-                },
-            );
-            let mut u_free = problem.relative(&v_free);
-            let approach: Vec<f64> = active.iter().map(|c| c.normal.dot(&system.v)).collect();
-            for (b, &u) in problem.blocks.iter().zip(&approach) {
-                u_free[b.offset] += material.restitution * u.min(0.0);
-            }
-            let solution = laws::solve(
-                &problem.w,
-                &u_free,
-                &problem.blocks,
-                None,
-                &self.settings.newton,
-            );
-            report.iterations = solution.iterations;
-            report.residual = solution.residual;
-            report.converged = solution.converged;
-            v_next += problem.velocity_change(&solution.lambda, system.dofs());
-            solved = Some(SolvedImpulses {
-                contacts: active,
-                problem,
-                solution,
-                approach,
-            });
-        }
+        let (dv, solved) = if active.is_empty() {
+            (DVector::zeros(system.dofs()), Vec::new())
+        } else {
+            let none = std::collections::BTreeMap::new();
+            let laws = ImpulseSettings {
+                material: &settings.material,
+                newton: &self.settings.newton,
+                warm: &none,
+            };
+            let before = system.v.clone();
+            solve_impulses(system, active, (&v_free, &before), &laws, &mut report)
+        };
+        let v_next = &v_free + dv;
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;

@@ -34,11 +34,11 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::law_contacts::{SolvedImpulses, report_contacts};
+use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
 use super::{ContactSettings, StepReport, Stepper};
 use crate::contact::{ContactKey, ContactRows, contact_rows};
 use crate::error::Result;
-use crate::laws::assembly::{Assembled, Laws, assemble};
+use crate::laws::assembly::{Laws, assemble, islands};
 use crate::laws::{self, NewtonOptions};
 use crate::model::System;
 
@@ -137,27 +137,6 @@ fn force_tangent(
     k
 }
 
-/// Stacked warm start for `contacts` from the last step's multipliers.
-fn warm_start(
-    warm: &BTreeMap<ContactKey, Vec<f64>>,
-    contacts: &[&ContactRows],
-    problem: &Assembled,
-) -> DVector<f64> {
-    let n = problem.w.nrows();
-    let mut guess = DVector::zeros(n);
-    for (c, b) in contacts.iter().zip(&problem.blocks) {
-        if let Some(prev) = warm.get(&c.key) {
-            let len = 1 + b.tangents + b.rolling + b.spin;
-            if prev.len() == len {
-                for k in 0..len {
-                    guess[b.offset + k] = prev[k];
-                }
-            }
-        }
-    }
-    guess
-}
-
 impl Stepper for NsgaStepper {
     fn name(&self) -> &'static str {
         "nsga"
@@ -197,13 +176,20 @@ impl Stepper for NsgaStepper {
             let v = &v_n + &a_n * (h * (1.0 - c.gamma)) + &a * (h * c.gamma);
             (a, q, v)
         };
-        let mut acc = acc_n.clone();
-        let mass = system.mass().to_dense();
-        for iteration in 0..20 {
+        // First a fixed-point update with the block-diagonal M (exact when f does not depend
+        // on the state); Newton with a finite-difference tangent only if f does.
+        let mut acc = {
+            let (_, q, v) = predict(&acc_n);
+            system
+                .mass()
+                .apply_inverse(&system.generalized_forces(&q, &v, t_next))
+        };
+        report.iterations += 1;
+        for _ in 0..20 {
             let (_, q, v) = predict(&acc);
-            let r = &mass * &acc - system.generalized_forces(&q, &v, t_next);
-            let scale = 1.0 + (&mass * &acc).amax();
-            if r.amax() <= 1e-13 * scale && iteration > 0 {
+            let f = system.generalized_forces(&q, &v, t_next);
+            let r = system.mass().apply(&acc) - &f;
+            if r.amax() <= 1e-13 * (1.0 + f.amax()) {
                 break;
             }
             let k = force_tangent(
@@ -214,7 +200,7 @@ impl Stepper for NsgaStepper {
                 h * h * c.beta * ratio,
                 h * c.gamma * ratio,
             );
-            let tangent = &mass - k;
+            let tangent = system.mass().to_dense() - k;
             match tangent.lu().solve(&r) {
                 Some(d) => acc -= d,
                 None => break,
@@ -232,31 +218,38 @@ impl Stepper for NsgaStepper {
                 break;
             }
             let refs: Vec<&ContactRows> = contacts.iter().collect();
-            let problem = assemble(
-                system.mass(),
-                &refs,
-                &material,
-                Laws {
-                    friction: true,
-                    resistance: false,
-                },
-            );
-            // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν produces.
-            let mut u_free = DVector::zeros(problem.w.nrows());
-            for (c, b) in refs.iter().zip(&problem.blocks) {
-                u_free[b.offset] = c.gap;
+            let mut correction = DVector::zeros(system.dofs());
+            for group in islands(&refs) {
+                let members: Vec<&ContactRows> = group.iter().map(|&k| refs[k]).collect();
+                if members.iter().all(|c| c.gap >= -1e-14) {
+                    continue;
+                }
+                let problem = assemble(
+                    system.mass(),
+                    &members,
+                    &material,
+                    Laws {
+                        friction: true,
+                        resistance: false,
+                    },
+                );
+                // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν produces.
+                let mut u_free = DVector::zeros(problem.w.nrows());
+                for (c, b) in members.iter().zip(&problem.blocks) {
+                    u_free[b.offset] = c.gap;
+                }
+                let solution = laws::solve(
+                    &problem.w,
+                    &u_free,
+                    &problem.blocks,
+                    None,
+                    &self.settings.newton,
+                );
+                report.iterations = report.iterations.max(solution.iterations);
+                report.residual = report.residual.max(solution.residual);
+                report.converged &= solution.converged;
+                correction += problem.velocity_change(&solution.lambda, system.dofs());
             }
-            let solution = laws::solve(
-                &problem.w,
-                &u_free,
-                &problem.blocks,
-                None,
-                &self.settings.newton,
-            );
-            report.iterations += solution.iterations;
-            report.residual = report.residual.max(solution.residual);
-            report.converged &= solution.converged;
-            let correction = problem.velocity_change(&solution.lambda, system.dofs());
             q_next = system.displace(&q_next, &correction);
         }
 
@@ -266,56 +259,31 @@ impl Stepper for NsgaStepper {
             .iter()
             .filter(|c| c.gap <= self.settings.closed_gap)
             .collect();
-        let mut v_next = v_hat.clone();
-        let mut solved = None;
-        if !closed.is_empty() {
-            let problem = assemble(
-                system.mass(),
-                &closed,
-                &material,
-                Laws {
-                    friction: true,
-                    resistance: true,
-                },
-            );
-            let mut u_free = problem.relative(&v_hat);
-            let approach: Vec<f64> = closed.iter().map(|c| c.normal.dot(&v_n)).collect();
-            for (b, &u) in problem.blocks.iter().zip(&approach) {
-                u_free[b.offset] += material.restitution * u.min(0.0);
-            }
-            let guess = warm_start(&self.warm, &closed, &problem);
-            let solution = laws::solve(
-                &problem.w,
-                &u_free,
-                &problem.blocks,
-                Some(&guess),
-                &self.settings.newton,
-            );
-            report.iterations += solution.iterations;
-            report.residual = report.residual.max(solution.residual);
-            report.converged &= solution.converged;
-            v_next += problem.velocity_change(&solution.lambda, system.dofs());
-            solved = Some(SolvedImpulses {
-                contacts: closed,
-                problem,
-                solution,
-                approach,
-            });
-        }
+        let (dv, solved) = if closed.is_empty() {
+            (DVector::zeros(system.dofs()), Vec::new())
+        } else {
+            let laws = ImpulseSettings {
+                material: &material,
+                newton: &self.settings.newton,
+                warm: &self.warm,
+            };
+            solve_impulses(system, closed, (&v_hat, &v_n), &laws, &mut report)
+        };
+        let v_next = &v_hat + dv;
 
         system.q = q_next;
         system.v = v_next;
         system.t = t_next;
         self.acceleration = Some((a_next, acc));
         self.warm.clear();
-        if let Some(s) = &solved {
+        for s in &solved {
             for (k, c) in s.contacts.iter().enumerate() {
                 self.warm.insert(c.key, s.multipliers(k));
             }
         }
         report.contacts = report_contacts(
             &contacts,
-            solved.as_ref(),
+            &solved,
             &system.v,
             h,
             self.settings.impact_velocity,

@@ -98,3 +98,41 @@ pub fn assemble(
         blocks,
     }
 }
+
+/// Groups contacts that share a moving body (islands): each group is an independent problem,
+/// so the dense solves stay small when many bodies touch only the ground.
+pub fn islands(contacts: &[&ContactRows]) -> Vec<Vec<usize>> {
+    let n = contacts.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    // The first contact seen for each generalized-velocity index.
+    let mut owner: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for (k, c) in contacts.iter().enumerate() {
+        for &(index, _) in &c.normal.entries {
+            match owner.get(&index) {
+                Some(&other) => {
+                    let (a, b) = (root(&mut parent, k), root(&mut parent, other));
+                    if a != b {
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+                None => {
+                    owner.insert(index, k);
+                }
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
+        std::collections::BTreeMap::new();
+    for k in 0..n {
+        let r = root(&mut parent, k);
+        groups.entry(r).or_default().push(k);
+    }
+    groups.into_values().collect()
+}
