@@ -345,6 +345,12 @@ impl Simulation {
 
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
+        if self.scene.is_spatial() && !matches!(name, "nsga" | "moreau-jean") {
+            return Err(Error::field(
+                "stepper",
+                format!("spheres in space run with nsga or moreau-jean, not '{name}'"),
+            ));
+        }
         let mut spec = self.scene.stepper.clone();
         spec.kind = name.to_string();
         self.kind = spec.to_kind().map_err(|e| match e {

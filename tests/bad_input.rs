@@ -223,3 +223,99 @@ fn an_unstable_step_never_hands_out_nan() {
         }
     }
 }
+
+const SPHERE: &str = r#"{
+  "spatial_bodies": [
+    {"name": "plane", "fixed": true, "shape": {"type": "plane"}},
+    {"name": "ball", "mass": 1.0, "position": [0, 0, 0.1], "shape": {"type": "sphere", "radius": 0.1}}
+  ],
+  "stepper": {"kind": "nsga"}
+}"#;
+
+fn edit_sphere(f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(SPHERE).unwrap();
+    f(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn each_bad_spatial_field_is_named() {
+    Simulation::from_json(SPHERE).unwrap().step().unwrap();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            edit_sphere(|v| v["spatial_bodies"][1]["shape"]["radius"] = (-0.1).into()),
+            "spatial_bodies[1].shape.radius",
+        ),
+        (
+            edit_sphere(|v| v["spatial_bodies"][0]["fixed"] = false.into()),
+            "spatial_bodies[0].shape",
+        ),
+        (
+            edit_sphere(|v| {
+                v["spatial_bodies"][1]["orientation"] = serde_json::json!([0, 0, 0, 0])
+            }),
+            "spatial_bodies[1].orientation",
+        ),
+        (
+            edit_sphere(|v| v["spatial_bodies"][1]["inertia"] = serde_json::json!([1, -1, 1])),
+            "spatial_bodies[1].inertia[1]",
+        ),
+        (
+            edit_sphere(|v| {
+                v["spatial_bodies"][1]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("mass")
+                    .map(|_| ())
+                    .unwrap()
+            }),
+            "spatial_bodies[1].mass",
+        ),
+        (
+            edit_sphere(|v| v["gravity"] = serde_json::json!([0, -9.81])),
+            "gravity",
+        ),
+        (
+            edit_sphere(|v| v["stepper"]["kind"] = "acceleration".into()),
+            "stepper.kind",
+        ),
+        (
+            edit_sphere(|v| v["stepper"]["spectral_radius"] = 1.5.into()),
+            "stepper.spectral_radius",
+        ),
+        (
+            edit_sphere(|v| v["stepper"]["newton_max_iterations"] = 0.into()),
+            "stepper.newton_max_iterations",
+        ),
+        (
+            edit_sphere(|v| v["material"] = serde_json::json!({"rolling_resistance": -1})),
+            "material.rolling_resistance",
+        ),
+        (
+            edit_sphere(|v| {
+                v["bodies"] = serde_json::json!([{"name": "x", "fixed": true, "shape": {"type": "half_plane"}}])
+            }),
+            "bodies",
+        ),
+        (
+            edit_sphere(|v| {
+                v["forces"] =
+                    serde_json::json!([{"type": "constant", "body": "ball", "force": [1, 0]}])
+            }),
+            "forces",
+        ),
+    ];
+    for (json, field) in cases {
+        let message = error_of(&json);
+        assert!(message.contains(field), "expected '{field}' in: {message}");
+    }
+    let mut sim = Simulation::from_json(SPHERE).unwrap();
+    assert!(
+        sim.set_stepper("penalty-explicit")
+            .unwrap_err()
+            .to_string()
+            .contains("nsga or moreau-jean")
+    );
+    sim.set_stepper("moreau-jean").unwrap();
+    sim.step().unwrap();
+}

@@ -124,3 +124,17 @@ fn s4_central_difference_bounded_at_3_0_ms_growing_at_3_3_ms() {
     assert!(rocking_excursion(3.0e-3, 1000) < 4.0e-8);
     assert!(rocking_excursion(3.3e-3, 40) > 1e-6);
 }
+
+#[wasm_bindgen_test]
+fn f1_sliding_sphere_through_wasm() {
+    let mut sim = Simulation::preset("sphere-slide", JsValue::UNDEFINED).unwrap();
+    assert!(sim.spatial());
+    sim.step(600).unwrap();
+    let v = sim.body_velocities3();
+    // Body 0 is the plane; body 1 the sphere: v = 5v₀/7, ω_y R = v.
+    assert!((v[6] - 10.0 / 7.0).abs() < 1e-6 * 10.0 / 7.0, "v = {}", v[6]);
+    assert!((v[10] * 0.1 - v[6]).abs() < 1e-9);
+    let laws = sim.law_data();
+    assert_eq!(laws[8], 1.0, "stick once rolling");
+    assert!(sim.set_stepper("acceleration").is_err());
+}
