@@ -26,6 +26,21 @@ pub struct Simulation {
     dt: f64,
     last: StepReport,
     acceleration: DVector<f64>,
+    digest: u64,
+}
+
+/// FNV-1a offset basis: the digest of an empty trace.
+const DIGEST_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Folds the bits of `values` into an FNV-1a hash.
+fn fold_digest(mut hash: u64, values: &[f64]) -> u64 {
+    for v in values {
+        for byte in v.to_bits().to_le_bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 impl Simulation {
@@ -36,6 +51,7 @@ impl Simulation {
         let acceleration = DVector::zeros(system.dofs());
         Ok(Self {
             acceleration,
+            digest: DIGEST_SEED,
             stepper: kind.build(),
             scene,
             preset: None,
@@ -133,8 +149,17 @@ impl Simulation {
             ));
         }
         self.acceleration = (&self.system.v - &before.1) / self.dt;
+        self.digest = fold_digest(self.digest, &[self.system.t]);
+        self.digest = fold_digest(self.digest, self.system.q.as_slice());
+        self.digest = fold_digest(self.digest, self.system.v.as_slice());
         self.last = report;
         Ok(&self.last)
+    }
+
+    /// A 64-bit FNV-1a hash of (t, q, v) after every step since the start or the last reset:
+    /// the same scene, parameters, stepper and step count give the same digest, bit for bit.
+    pub fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// Generalized acceleration over the last step, (v_{k+1} − v_k)/h (m/s², rad/s²).
@@ -142,10 +167,9 @@ impl Simulation {
         &self.acceleration
     }
 
-    /// Runs `steps` steps, recording every `every`-th sample.
-    pub fn run(&mut self, steps: usize, every: usize) -> Result<Trace> {
-        let every = every.max(1);
-        let mut trace = Trace {
+    /// An empty trace with this system's moving bodies named (for CSV columns).
+    pub fn empty_trace(&self) -> Trace {
+        Trace {
             body_names: self
                 .system
                 .bodies
@@ -154,7 +178,13 @@ impl Simulation {
                 .map(|b| b.name.clone())
                 .collect(),
             samples: Vec::new(),
-        };
+        }
+    }
+
+    /// Runs `steps` steps, recording every `every`-th sample.
+    pub fn run(&mut self, steps: usize, every: usize) -> Result<Trace> {
+        let every = every.max(1);
+        let mut trace = self.empty_trace();
         for k in 1..=steps {
             self.step()?;
             if k % every == 0 {
@@ -293,6 +323,7 @@ impl Simulation {
     pub fn reset(&mut self) -> Result<()> {
         let (system, settings, _) = self.scene.build()?;
         self.acceleration = DVector::zeros(system.dofs());
+        self.digest = DIGEST_SEED;
         self.system = system;
         self.settings = settings;
         self.stepper = self.kind.build();

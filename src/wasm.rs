@@ -53,10 +53,25 @@ struct BodyInfo {
     contact_points: Vec<[f64; 2]>,
 }
 
+/// Most samples a recording keeps (older ones are dropped first).
+const RECORDING_CAP: usize = 200_000;
+
 /// A simulation driven from JavaScript.
 #[wasm_bindgen(js_name = Simulation)]
 pub struct Simulation {
     inner: crate::Simulation,
+    steps: u64,
+    recording: Option<crate::trace::Trace>,
+}
+
+impl Simulation {
+    fn wrap(inner: crate::Simulation) -> Self {
+        Self {
+            inner,
+            steps: 0,
+            recording: None,
+        }
+    }
 }
 
 #[wasm_bindgen(js_class = Simulation)]
@@ -73,14 +88,14 @@ impl Simulation {
             map.into_iter().collect()
         };
         let inner = crate::Simulation::from_preset(name, &overrides).map_err(js)?;
-        Ok(Simulation { inner })
+        Ok(Simulation::wrap(inner))
     }
 
     /// A simulation of a scene given as JSON text (see docs/scenes.md).
     #[wasm_bindgen(js_name = fromScene)]
     pub fn from_scene(json: &str) -> Result<Simulation, JsError> {
         let inner = crate::Simulation::from_json(json).map_err(js)?;
-        Ok(Simulation { inner })
+        Ok(Simulation::wrap(inner))
     }
 
     /// Every preset: `[{name, description, parameters: [{name, label, unit, min, max, default}]}]`.
@@ -133,13 +148,54 @@ impl Simulation {
     pub fn step(&mut self, n: u32) -> Result<(), JsError> {
         for _ in 0..n {
             self.inner.step().map_err(js)?;
+            self.steps += 1;
+            if let Some(trace) = &mut self.recording {
+                if trace.samples.len() >= RECORDING_CAP {
+                    trace.samples.remove(0);
+                }
+                trace.samples.push(self.inner.sample());
+            }
         }
         Ok(())
     }
 
-    /// Back to the initial state (parameters kept).
+    /// Back to the initial state (parameters kept); clears the digest, step count and recording.
     pub fn reset(&mut self) -> Result<(), JsError> {
-        self.inner.reset().map_err(js)
+        self.inner.reset().map_err(js)?;
+        self.steps = 0;
+        if self.recording.is_some() {
+            self.recording = Some(self.inner.empty_trace());
+        }
+        Ok(())
+    }
+
+    /// Steps taken since creation or the last reset.
+    #[wasm_bindgen(getter)]
+    pub fn steps(&self) -> f64 {
+        self.steps as f64
+    }
+
+    /// A short digest of the trace so far (16 hex digits of an FNV-1a hash of t, q, v after
+    /// every step): equal digests mean bit-identical runs.
+    #[wasm_bindgen(getter)]
+    pub fn digest(&self) -> String {
+        format!("{:016x}", self.inner.digest())
+    }
+
+    /// Starts recording one sample per step from now on (for `traceCsv`), dropping any earlier
+    /// recording; at most 200,000 samples are kept.
+    #[wasm_bindgen(js_name = startRecording)]
+    pub fn start_recording(&mut self) {
+        self.recording = Some(self.inner.empty_trace());
+    }
+
+    /// The recorded samples as CSV; the header names each quantity and its unit.
+    #[wasm_bindgen(js_name = traceCsv)]
+    pub fn trace_csv(&self) -> String {
+        self.recording
+            .as_ref()
+            .map(|t| t.to_csv())
+            .unwrap_or_default()
     }
 
     /// Time, s.

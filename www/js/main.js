@@ -235,7 +235,13 @@ async function main() {
   app.planeView = new SceneView($("canvas"));
   app.sphereView = new SphereView($("canvas"));
   app.view = app.planeView;
-  app.plots = new TracePlots($("plot-normal"), $("plot-gap"), $("plot-frequency"), $("plot-motion"), $("plot-laws"));
+  app.plots = new TracePlots({
+    normal: $("plot-normal"),
+    gap: $("plot-gap"),
+    frequency: $("plot-frequency"),
+    motion: $("plot-motion"),
+    laws: $("plot-laws"),
+  });
   app.loop = new FixedStepLoop();
   for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
   for (const s of Simulation.steppers()) $("stepper").append(new Option(s, s));

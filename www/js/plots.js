@@ -58,21 +58,30 @@ class Chart {
 
 const MODES = 4; // frequency series kept
 
-/** The charts of the playground: reaction, gap, contact-mode frequencies, sphere laws. */
+/** A chart that is not shown: it accepts data and draws nothing. */
+const NONE = { build() {}, push() {}, redraw() {}, resize() {}, points: () => 0, ids: [], data: [[]] };
+
+/**
+ * The charts of a playground or a figure: reaction, gap, contact-mode frequencies and the
+ * sphere laws. Pass the container of each chart to show; leave the others out.
+ * @param {{normal?: HTMLElement, gap?: HTMLElement, frequency?: HTMLElement, motion?: HTMLElement, laws?: HTMLElement}} elements
+ */
 export class TracePlots {
-  constructor(normalElement, gapElement, frequencyElement, motionElement, lawsElement) {
-    this.normal = new Chart(normalElement, "N [N]");
-    this.gap = new Chart(gapElement, "d [mm]");
-    this.frequency = new Chart(frequencyElement, "ω [rad/s]");
+  constructor({ normal, gap, frequency, motion, laws }) {
+    const chart = (element, label) => (element ? new Chart(element, label) : NONE);
+    this.normal = chart(normal, "N [N]");
+    this.gap = chart(gap, "d [mm]");
+    this.frequency = chart(frequency, "ω [rad/s]");
     this.frequency.build(Array.from({ length: MODES }, (_, j) => `ω${j + 1}`));
-    this.motion = new Chart(motionElement, "m/s, rad/s");
+    this.motion = chart(motion, "m/s, rad/s");
     this.motion.build(["slip speed", "ωx", "ωy", "ωz"]);
-    this.laws = new Chart(lawsElement, "N, N·m");
+    this.laws = chart(laws, "N, N·m");
     this.laws.build(["|F_T|", "|τ_R|", "τ_S"]);
     this.ids = null;
-    new ResizeObserver(() => { this.normal.resize(); this.gap.resize(); this.frequency.resize(); }).observe(normalElement);
+    const all = [this.normal, this.gap, this.frequency, this.motion, this.laws];
+    const first = normal ?? gap ?? frequency ?? motion ?? laws;
+    if (first) new ResizeObserver(() => all.forEach((c) => c.resize())).observe(first);
   }
-
   /** Starts empty traces (a new scene or a reset). */
   clear() {
     this.ids = null;

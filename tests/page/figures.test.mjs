@@ -1,0 +1,159 @@
+// Page tests of the embeddable figures: the notes page, share links, CSV export, bad
+// attributes, reduced motion. Run after `make web`.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { chromium } from "playwright-core";
+import { serve } from "../../tools/serve.mjs";
+
+const SHOTS = "target/page";
+let server;
+let base;
+let browser;
+
+before(async () => {
+  ({ server, url: base } = await serve("www", 0));
+  await mkdir(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function page(path, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const p = await context.newPage();
+  const errors = [];
+  const requests = [];
+  p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  p.on("pageerror", (e) => errors.push(e.message));
+  p.on("request", (r) => requests.push(r.url()));
+  await p.goto(`${base}${path}`);
+  return { p, errors, requests, context };
+}
+
+/** Steps taken by the figure with this id (after scrolling it into view for `ms`). */
+async function runFigure(p, id, ms = 600) {
+  await p.waitForFunction((i) => document.getElementById(i)?.ready, id, { timeout: 20000 });
+  await p.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await p.waitForTimeout(ms);
+  return p.evaluate((i) => document.getElementById(i).sim.steps, id);
+}
+
+test("the notes page runs three live figures whose plots receive data, with no network requests elsewhere", async () => {
+  const { p, errors, requests, context } = await page("examples/notes.html");
+  for (const id of ["block", "bar", "sphere"]) {
+    const steps = await runFigure(p, id);
+    assert.ok(steps > 0, `${id} did not run`);
+    const points = await p.evaluate((i) => {
+      const f = document.getElementById(i);
+      return [f.plots.normal.points(), f.plots.frequency.points(), f.plots.motion.points()];
+    }, id);
+    assert.ok(points.some((n) => n > 3), `${id} plots: ${points}`);
+  }
+  await p.screenshot({ path: `${SHOTS}/notes.png`, fullPage: true });
+  const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith("data:") && !u.startsWith("blob:"));
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("figures run only in view and pause out of view", async () => {
+  const { p, context } = await page("examples/notes.html");
+  await p.waitForFunction(() => document.getElementById("sphere")?.ready, null, { timeout: 20000 });
+  await p.waitForTimeout(400);
+  // The third figure starts below the fold: it has not moved yet.
+  assert.equal(await p.evaluate(() => document.getElementById("sphere").sim.steps), 0);
+  const steps = await runFigure(p, "sphere");
+  assert.ok(steps > 0);
+  await p.locator("#block").scrollIntoViewIfNeeded();
+  await p.waitForTimeout(300);
+  const a = await p.evaluate(() => document.getElementById("sphere").sim.steps);
+  await p.waitForTimeout(300);
+  const b = await p.evaluate(() => document.getElementById("sphere").sim.steps);
+  assert.equal(a, b, "an out-of-view figure kept running");
+  await context.close();
+});
+
+test("two figures of one scene with different parameters give different traces", async () => {
+  const html = `<!doctype html><script type="module" src="js/contact-figure.js"></script>
+    <contact-figure id="a" scene="bouncing-ball" params="e=0.5" plots="gap" steps="800"></contact-figure>
+    <contact-figure id="b" scene="bouncing-ball" params="e=0.8" plots="gap" steps="800"></contact-figure>`;
+  const { p, context } = await page("");
+  await p.setContent(html.replace(/src="js/, `src="${base}js`));
+  await p.waitForFunction(() => document.getElementById("a")?.ready && document.getElementById("b")?.ready, null, { timeout: 20000 });
+  const [da, db] = await p.evaluate(() => ["a", "b"].map((i) => document.getElementById(i).sim.digest));
+  assert.notEqual(da, db);
+  const ya = await p.evaluate(() => ["a", "b"].map((i) => document.getElementById(i).sim.bodyPoses()[4]));
+  assert.notEqual(ya[0], ya[1]);
+  await context.close();
+});
+
+test("a shared link reproduces the digest exactly", async () => {
+  const { p, context } = await page("examples/notes.html");
+  await runFigure(p, "block", 700);
+  await p.click("#block button[aria-label='play or pause (space)']");
+  const link = await p.evaluate(() => document.getElementById("block").shareLink());
+  const digest = await p.evaluate(() => document.getElementById("block").sim.digest);
+  const steps = await p.evaluate(() => document.getElementById("block").sim.steps);
+  assert.match(link, /embed\.html\?scene=block-pull/);
+  const other = await context.newPage();
+  await other.goto(link);
+  await other.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  const again = await other.evaluate(() => [document.getElementById("figure").sim.digest, document.getElementById("figure").sim.steps]);
+  assert.deepEqual(again, [digest, steps]);
+  await context.close();
+});
+
+test("CSV export matches the API trace", async () => {
+  const { p, context } = await page("embed.html?scene=block-pull&params=u=25&steps=50&plots=reaction");
+  await p.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  const [figureCsv, apiCsv] = await p.evaluate(async () => {
+    const { Simulation } = await import("./pkg/contactlab.js");
+    const sim = Simulation.preset("block-pull", { u: 25 });
+    sim.startRecording();
+    sim.step(50);
+    return [document.getElementById("figure").sim.traceCsv(), sim.traceCsv()];
+  });
+  assert.equal(figureCsv, apiCsv);
+  const lines = figureCsv.trim().split("\n");
+  assert.equal(lines.length, 51);
+  assert.match(lines[0], /^t \[s\],block\.x \[m\].*block\/floor#0\.normal \[N\]/);
+  await context.close();
+});
+
+test("a bad attribute shows a message and the other figures keep running", async () => {
+  const html = `<!doctype html><script type="module" src="${base}js/contact-figure.js"></script>
+    <contact-figure id="bad" scene="block-pull" params="u=alert(1)" autoplay></contact-figure>
+    <contact-figure id="good" scene="block-pull" autoplay></contact-figure>`;
+  const { p, context } = await page("");
+  await p.setContent(html);
+  await p.waitForFunction(() => document.getElementById("good")?.ready && document.getElementById("bad")?.ready, null, { timeout: 20000 });
+  await p.waitForTimeout(500);
+  assert.match(await p.textContent("#bad .cf-message"), /u='alert\(1\)' is not a number/);
+  const steps = await p.evaluate(() => document.getElementById("good").sim.steps);
+  assert.ok(steps > 0, "the good figure runs");
+  await context.close();
+});
+
+test("with reduced motion, figures start paused and step on demand; the keyboard works", async () => {
+  const { p, context } = await page("examples/notes.html", { reducedMotion: "reduce" });
+  await runFigure(p, "block", 500);
+  assert.equal(await p.evaluate(() => document.getElementById("block").sim.steps), 0);
+  await p.focus("#block .cf");
+  await p.keyboard.press("ArrowRight");
+  assert.equal(await p.evaluate(() => document.getElementById("block").sim.steps), 1);
+  await p.keyboard.press("Space");
+  await p.waitForTimeout(300);
+  assert.ok(await p.evaluate(() => document.getElementById("block").sim.steps) > 1);
+  await p.keyboard.press("r");
+  assert.ok(await p.evaluate(() => document.getElementById("block").sim.steps) < 40);
+  await context.close();
+});

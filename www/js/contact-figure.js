@@ -1,0 +1,343 @@
+// <contact-figure>: a live, embeddable figure for course notes. One ES module; every figure on
+// a page shares one wasm module and one animation loop, and runs its own simulation.
+//
+//   <script type="module" src="js/contact-figure.js"></script>
+//   <contact-figure scene="rocking-bar" params="k=2e5,a=0.12" plots="gap,frequency" controls="k" autoplay></contact-figure>
+//
+// Attributes (all optional): scene, params ("name=value,…"), plots (reaction, gap, frequency,
+// slip, laws), controls (parameter names or "all"), autoplay, stepper, dt, steps (run this
+// many steps at load, then wait: a shared link). See docs/embed.md.
+
+import init, { Simulation } from "../pkg/contactlab.js";
+import { FixedStepLoop } from "./loop.js";
+import { SceneView } from "./view.js";
+import { SphereView } from "./sphere_view.js";
+import { TracePlots } from "./plots.js";
+import { buildControls } from "./controls.js";
+import { readOptions } from "./options.js";
+
+let wasmSource = new URL("../pkg/contactlab_bg.wasm", import.meta.url);
+let ready = null;
+
+/** Lets a single-file build hand over the wasm bytes instead of a URL. */
+export function setWasmSource(source) {
+  wasmSource = source;
+}
+
+function wasm() {
+  ready ??= init({ module_or_path: wasmSource });
+  return ready;
+}
+
+const PLOT_CAPTIONS = {
+  reaction: "Normal reaction N(t) [N]",
+  gap: "Gap d(t) [mm]",
+  frequency: "Contact-mode frequencies ω(t) [rad/s]",
+  slip: "Slip speed [m/s] and ω [rad/s]",
+  laws: "Friction [N] and resistance torques [N·m]",
+};
+
+const STYLE = `
+contact-figure { display: block; margin: 1rem 0; --cf-height: 220px; }
+.cf { border: 1px solid #d5d9e0; border-radius: 6px; padding: 0.5rem; background: #fff; font: 14px/1.4 system-ui, sans-serif; color: #1d2330; }
+.cf:focus-visible { outline: 3px solid #1f6feb; outline-offset: 2px; }
+.cf-canvas { display: block; width: 100%; height: var(--cf-height); }
+.cf-plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 0.5rem; }
+.cf-plots figure { margin: 0; min-width: 0; }
+.cf-plots figcaption { font-size: 0.8rem; color: #5b6474; }
+.cf-bar { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.4rem; }
+.cf-bar button { font: inherit; padding: 0.1rem 0.6rem; border: 1px solid #d5d9e0; border-radius: 4px; background: #fff; cursor: pointer; }
+.cf-bar button:focus-visible { outline: 2px solid #1f6feb; }
+.cf-digest { font: 12px ui-monospace, monospace; color: #5b6474; margin-left: auto; }
+.cf-message { margin: 0.3rem 0; padding: 0.3rem 0.5rem; background: #fff4d6; color: #6b4e00; border-radius: 4px; }
+.cf-link { width: 100%; font: 12px ui-monospace, monospace; }
+.cf-controls .param { display: grid; grid-template-columns: 1fr 6rem; gap: 0 0.5rem; margin: 0.3rem 0; }
+.cf-controls .param label { grid-column: 1 / -1; font-size: 0.85rem; }
+`;
+
+function injectStyle() {
+  if (document.getElementById("contact-figure-style")) return;
+  const style = document.createElement("style");
+  style.id = "contact-figure-style";
+  style.textContent = STYLE;
+  document.head.append(style);
+  const uplot = document.createElement("link");
+  uplot.rel = "stylesheet";
+  uplot.href = new URL("../vendor/uPlot.min.css", import.meta.url).href;
+  document.head.append(uplot);
+}
+
+// One animation loop for every figure on the page.
+const running = new Set();
+let loopStarted = false;
+function tick(now) {
+  for (const figure of running) figure.frame(now);
+  requestAnimationFrame(tick);
+}
+function startLoop() {
+  if (!loopStarted) {
+    loopStarted = true;
+    requestAnimationFrame(tick);
+  }
+}
+
+function button(text, label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function download(name, blob) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export class ContactFigure extends HTMLElement {
+  async connectedCallback() {
+    if (this.root) return;
+    injectStyle();
+    this.root = document.createElement("div");
+    this.root.className = "cf";
+    this.root.tabIndex = 0;
+    this.root.setAttribute("role", "group");
+    this.message = document.createElement("div");
+    this.message.className = "cf-message";
+    this.message.setAttribute("role", "alert");
+    this.message.hidden = true;
+    this.append(this.root);
+    try {
+      await wasm();
+      this.build();
+    } catch (e) {
+      this.root.append(this.message);
+      this.showMessage(`contact-figure: ${e.message ?? e}`);
+    }
+  }
+
+  disconnectedCallback() {
+    running.delete(this);
+    this.observer?.disconnect();
+  }
+
+  /** Options come from attributes; embed.html passes a URL lookup instead. */
+  optionSource() {
+    return (name) => this.getAttribute(name);
+  }
+
+  showMessage(text) {
+    this.message.textContent = text;
+    this.message.hidden = !text;
+  }
+
+  build() {
+    const options = readOptions(this.optionSource(), Simulation.presets());
+    this.options = options;
+    this.sim = Simulation.preset(options.scene, options.params);
+    if (options.stepper) {
+      try { this.sim.setStepper(options.stepper); } catch (e) { options.errors.push(`stepper: ${e.message}`); }
+    }
+    if (options.dt !== null) this.sim.setTimeStep(options.dt);
+    this.sim.startRecording();
+    this.root.setAttribute("aria-label", `live figure: ${options.scene}`);
+
+    this.canvas = document.createElement("canvas");
+    this.canvas.className = "cf-canvas";
+    this.canvas.setAttribute("role", "img");
+    this.canvas.setAttribute("aria-label", `${options.scene}: bodies, contacts and normal-force arrows`);
+    const plots = document.createElement("div");
+    plots.className = "cf-plots";
+    const elements = {};
+    const key = { reaction: "normal", gap: "gap", frequency: "frequency", slip: "motion", laws: "laws" };
+    for (const name of options.plots) {
+      const fig = document.createElement("figure");
+      const cap = document.createElement("figcaption");
+      cap.textContent = PLOT_CAPTIONS[name];
+      const div = document.createElement("div");
+      fig.append(cap, div);
+      plots.append(fig);
+      elements[key[name]] = div;
+    }
+    const controls = document.createElement("div");
+    controls.className = "cf-controls";
+    const bar = document.createElement("div");
+    bar.className = "cf-bar";
+    this.playButton = button("Play", "play or pause (space)", () => this.toggle());
+    bar.append(
+      this.playButton,
+      button("Step", "single step (right arrow)", () => this.single()),
+      button("Reset", "reset (R)", () => this.restart()),
+      button("Link", "copy a link that reproduces this figure", () => this.share()),
+      button("CSV", "download the traces as CSV", () => download(`${options.scene}.csv`, new Blob([this.sim.traceCsv()], { type: "text/csv" }))),
+      button("PNG", "download the figure as PNG", () => this.png()),
+    );
+    this.digestText = document.createElement("span");
+    this.digestText.className = "cf-digest";
+    bar.append(this.digestText);
+    this.linkField = document.createElement("input");
+    this.linkField.className = "cf-link";
+    this.linkField.readOnly = true;
+    this.linkField.hidden = true;
+    this.linkField.setAttribute("aria-label", "share link");
+    this.root.append(this.message, this.canvas, plots, controls, bar, this.linkField);
+
+    this.planeView = new SceneView(this.canvas);
+    this.sphereView = new SphereView(this.canvas);
+    this.view = this.sim.spatial ? this.sphereView : this.planeView;
+    const bodies = this.sim.bodies();
+    this.bodies = bodies;
+    const weight = bodies.reduce((s, b) => s + b.mass * 9.81, 0) || 10;
+    this.view.setScene(bodies, this.sim.spatial ? this.sim.bodyPoses3() : this.sim.bodyPoses(), weight);
+    this.plots = new TracePlots(elements);
+    const shown = this.sim.parameters().filter((p) => options.controls.includes(p.name));
+    buildControls(controls, shown, (name, value) => {
+      this.sim.setParameter(name, value);
+      this.options.params[name] = value;
+      this.restart();
+      this.showMessage("");
+    }, (m) => this.showMessage(m));
+    if (options.errors.length) this.showMessage(options.errors.join("; "));
+
+    this.loop = new FixedStepLoop({ budgetMs: 4 });
+    this.speed = 1;
+    const fastest = Math.max(0, ...this.sim.frequencies());
+    if (fastest > 0) this.speed = Math.min(1, 6 / fastest);
+    if (options.steps > 0) this.sim.step(options.steps);
+    const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    this.wantsPlay = options.autoplay && !reduced && options.steps === 0;
+    this.visible = false;
+    this.playButton.textContent = this.wantsPlay ? "Pause" : "Play";
+    this.root.addEventListener("keydown", (e) => this.key(e));
+    this.observer = new IntersectionObserver((entries) => {
+      this.visible = entries.some((e) => e.isIntersecting);
+    });
+    this.observer.observe(this);
+    // Redraw after layout changes even while paused (the first draw may precede layout).
+    this.dirty = true;
+    new ResizeObserver(() => { this.dirty = true; }).observe(this.canvas);
+    this.last = performance.now();
+    running.add(this);
+    startLoop();
+    this.render();
+    this.ready = true;
+  }
+
+  get playing() {
+    return this.wantsPlay && this.visible && !document.hidden;
+  }
+
+  key(e) {
+    if (e.target !== this.root) return; // typing in a control
+    if (e.key === " ") { e.preventDefault(); this.toggle(); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); this.single(); }
+    else if (e.key === "r" || e.key === "R") { e.preventDefault(); this.restart(); }
+  }
+
+  toggle() {
+    this.wantsPlay = !this.wantsPlay;
+    this.playButton.textContent = this.wantsPlay ? "Pause" : "Play";
+  }
+
+  stepSafely(n) {
+    try {
+      this.sim.step(n);
+    } catch (e) {
+      this.wantsPlay = false;
+      this.playButton.textContent = "Play";
+      this.showMessage(`${e.message} — paused`);
+      throw e;
+    }
+  }
+
+  single() {
+    this.wantsPlay = false;
+    this.playButton.textContent = "Play";
+    try { this.stepSafely(1); } catch { /* shown */ }
+    this.render();
+  }
+
+  restart() {
+    this.sim.reset();
+    this.plots.clear();
+    this.loop.clear();
+    this.render();
+  }
+
+  /** The embed.html link that rebuilds this figure at this exact step. */
+  shareLink() {
+    const q = new URLSearchParams();
+    q.set("scene", this.options.scene);
+    const params = Object.entries(this.options.params).map(([k, v]) => `${k}=${v}`).join(",");
+    if (params) q.set("params", params);
+    q.set("stepper", this.sim.stepper);
+    q.set("dt", String(this.sim.timeStep));
+    q.set("steps", String(this.sim.steps));
+    q.set("plots", this.options.plots.join(","));
+    if (this.options.controls.length) q.set("controls", this.options.controls.join(","));
+    return `${new URL("../embed.html", import.meta.url).href}?${q}`;
+  }
+
+  share() {
+    const link = this.shareLink();
+    this.linkField.value = link;
+    this.linkField.hidden = false;
+    this.linkField.select();
+    navigator.clipboard?.writeText(link).catch(() => {});
+  }
+
+  /** The scene and its plots stacked into one PNG. */
+  png() {
+    const canvases = [this.canvas, ...this.querySelectorAll(".cf-plots canvas")];
+    const width = Math.max(...canvases.map((c) => c.width));
+    const height = canvases.reduce((h, c) => h + c.height, 0);
+    const out = document.createElement("canvas");
+    out.width = width;
+    out.height = height;
+    const ctx = out.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, width, height);
+    let y = 0;
+    for (const c of canvases) { ctx.drawImage(c, 0, y); y += c.height; }
+    out.toBlob((blob) => download(`${this.options.scene}.png`, blob));
+  }
+
+  frame(now) {
+    const elapsed = Math.min((now - this.last) / 1000, 0.1);
+    this.last = now;
+    if (!this.playing) {
+      if (this.dirty) {
+        this.dirty = false;
+        this.render();
+      }
+      return;
+    }
+    this.loop.accumulate(elapsed * this.speed);
+    try {
+      this.loop.drain(this.sim.timeStep, (n) => this.stepSafely(n));
+    } catch { /* message shown */ }
+    this.render();
+  }
+
+  render() {
+    const sim = this.sim;
+    const contacts = sim.contactData();
+    this.view.draw(sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), contacts);
+    this.plots.record(sim.time, sim.contactIds(), contacts);
+    if (sim.spatial) {
+      const first = this.bodies.findIndex((b) => !b.fixed);
+      const v = sim.bodyVelocities3();
+      this.plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
+    } else {
+      this.plots.recordFrequencies(sim.time, sim.frequencies());
+    }
+    this.plots.redraw();
+    this.digestText.textContent = `t = ${sim.time.toFixed(4)} s · ${sim.steps} steps · digest ${sim.digest}`;
+  }
+}
+
+if (!customElements.get("contact-figure")) customElements.define("contact-figure", ContactFigure);
