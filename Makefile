@@ -42,7 +42,7 @@ setup-web: setup-native
 	@rustup target list --installed | grep -q '^$(WASM_TARGET)$$' || rustup target add $(WASM_TARGET)
 	@wasm-bindgen --version 2>/dev/null | grep -q ' $(WASM_BINDGEN_VERSION)$$' || \
 		$(CARGO) install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
-	@[ -x $(WASM_OPT) ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	@[ -x $(WASM_OPT) ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
 
 setup-browser: setup-web
 	@command -v wasm-pack >/dev/null || $(CARGO) install --locked wasm-pack
@@ -56,7 +56,9 @@ web: setup-web
 	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/contactlab_bg.wasm -o www/pkg/contactlab_bg.wasm
 	mkdir -p www/vendor
 	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
-	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm)"
+	node_modules/.bin/esbuild www/js/standalone.js --bundle --format=esm --minify \
+		--loader:.wasm=binary --loader:.css=text --log-level=warning --outfile=www/dist/contact-figure.js
+	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm; single file www/dist/contact-figure.js)"
 
 ## make serve — build, then serve www/ on http://127.0.0.1:$(PORT)/ (PORT=… to choose).
 serve: web
@@ -67,6 +69,7 @@ test-wasm: setup-browser
 	wasm-pack test --node -- --locked --test wasm_node
 
 test-page: setup-browser web
+	$(CARGO) build --release --locked --bin contactlab
 	node --test tests/page/
 
 ## make bench — native step cost and Lemke vs PGS; make bench-web — the same presets in Chromium.
@@ -75,3 +78,4 @@ bench:
 
 bench-web: setup-browser web
 	node tools/bench-web.mjs
+	node tools/bench-figures.mjs

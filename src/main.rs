@@ -11,7 +11,7 @@ mod bench;
 const USAGE: &str = "usage:
   contactlab presets
   contactlab run <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
-                 [--duration T] [--every K] [--format jsonl|csv] [--solver lemke|pgs]
+                 [--duration T] [--every K] [--format jsonl|csv|digest] [--solver lemke|pgs]
   contactlab modes <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
                    [--measure T]
   contactlab sweep <preset> --param NAME --values V1,V2,... [--set NAME=VALUE]...
@@ -81,6 +81,7 @@ struct RunOptions {
     duration: Option<f64>,
     every: usize,
     csv: bool,
+    digest: bool,
     solver: Option<String>,
     measure: Option<f64>,
     param: Option<String>,
@@ -96,6 +97,7 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
         duration: None,
         every: 1,
         csv: false,
+        digest: false,
         solver: None,
         measure: None,
         param: None,
@@ -138,7 +140,8 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
             "--format" => match value("--format")?.as_str() {
                 "jsonl" => o.csv = false,
                 "csv" => o.csv = true,
-                f => return Err(format!("--format: must be jsonl or csv, got '{f}'")),
+                "digest" => o.digest = true,
+                f => return Err(format!("--format: must be jsonl, csv or digest, got '{f}'")),
             },
             "--measure" => {
                 let d = number("--measure", &value("--measure")?)?;
@@ -215,6 +218,10 @@ fn run(args: &[String]) -> Result<String, String> {
     let duration = o.duration.unwrap_or(sim.scene().duration);
     let steps = sim.steps_for(duration);
     let trace = sim.run(steps, o.every).map_err(e)?;
+    if o.digest {
+        // The same 16-hex-digit trace digest the page and the figures show.
+        return Ok(format!("{:016x}\n", sim.digest()));
+    }
     if o.csv {
         Ok(trace.to_csv())
     } else {
@@ -329,6 +336,7 @@ fn sweep(args: &[String]) -> Result<String, String> {
             duration: o.duration,
             every: 1,
             csv: false,
+            digest: false,
             solver: o.solver.clone(),
             measure: None,
             param: None,

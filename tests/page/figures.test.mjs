@@ -157,3 +157,44 @@ test("with reduced motion, figures start paused and step on demand; the keyboard
   assert.ok(await p.evaluate(() => document.getElementById("block").sim.steps) < 40);
   await context.close();
 });
+
+test("the single-file build runs with no request for .wasm or CSS files", async () => {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const p = await context.newPage();
+  const requests = [];
+  const errors = [];
+  p.on("request", (r) => requests.push(r.url()));
+  p.on("pageerror", (e) => errors.push(e.message));
+  await p.route(/\/(pkg|vendor)\//, (route) => route.abort());
+  await p.goto(`${base}examples/single-file.html`);
+  const steps = await runFigure(p, "one", 500);
+  assert.ok(steps > 0, "the single-file figure runs");
+  assert.deepEqual(requests.filter((u) => /\/(pkg|vendor)\//.test(u)), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("native and wasm give the same trace digest, bit for bit", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { p, context } = await page("embed.html?scene=bouncing-ball&params=e=0.7&steps=500&plots=gap");
+  await p.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  for (const [scene, sets, steps] of [["bouncing-ball", ["e=0.7"], 500], ["sphere-slide", [], 500], ["rocking-bar", ["kind=1"], 500]]) {
+    const args = ["run", scene, ...sets.flatMap((s) => ["--set", s]), "--duration", String(steps), "--format", "digest"];
+    // --duration is in seconds: use the scene's own step to turn steps into time.
+    const dt = await p.evaluate(([s, list]) => import("./pkg/contactlab.js").then(({ Simulation }) => {
+      const params = Object.fromEntries(list.map((x) => x.split("=").map((y, i) => (i ? Number(y) : y))));
+      const sim = Simulation.preset(s, params);
+      return sim.timeStep;
+    }), [scene, sets]);
+    args[args.indexOf("--duration") + 1] = String(steps * dt);
+    const native = execFileSync("target/release/contactlab", args, { encoding: "utf8" }).trim();
+    const web = await p.evaluate(([s, list, n]) => import("./pkg/contactlab.js").then(({ Simulation }) => {
+      const params = Object.fromEntries(list.map((x) => x.split("=").map((y, i) => (i ? Number(y) : y))));
+      const sim = Simulation.preset(s, params);
+      sim.step(n);
+      return sim.digest;
+    }), [scene, sets, steps]);
+    assert.equal(web, native, `${scene}: wasm ${web}, native ${native}`);
+  }
+  await context.close();
+});

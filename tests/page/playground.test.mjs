@@ -199,3 +199,17 @@ test("sphere-slide: side and top views drawn, slip and friction plots fill, roll
   await page.screenshot({ path: `${SHOTS}/sphere-slide.png`, fullPage: true });
   await page.close();
 });
+
+test("the playground's link replays the run to the same digest", async () => {
+  const { page } = await open("?scene=bouncing-ball&e=0.7");
+  await page.waitForTimeout(500);
+  await page.click("#play");
+  await page.click("#link");
+  const [link, digest, steps] = await page.evaluate(() => [window.contactlab.shareLink, window.contactlab.sim.digest, window.contactlab.sim.steps]);
+  assert.ok(steps > 10);
+  const { page: other } = await open(link.replace(base, ""));
+  const again = await other.evaluate(() => [window.contactlab.sim.digest, window.contactlab.sim.steps]);
+  assert.deepEqual(again, [digest, steps]);
+  await page.close();
+  await other.close();
+});

@@ -25,7 +25,7 @@ export function setWasmSource(source) {
 }
 
 function wasm() {
-  ready ??= init({ module_or_path: wasmSource });
+  ready ??= init({ module_or_path: globalThis.__contactlabAssets?.wasm ?? wasmSource });
   return ready;
 }
 
@@ -61,19 +61,37 @@ function injectStyle() {
   style.id = "contact-figure-style";
   style.textContent = STYLE;
   document.head.append(style);
-  const uplot = document.createElement("link");
-  uplot.rel = "stylesheet";
-  uplot.href = new URL("../vendor/uPlot.min.css", import.meta.url).href;
-  document.head.append(uplot);
+  const inlined = globalThis.__contactlabAssets?.uplotCss;
+  if (inlined) {
+    const css = document.createElement("style");
+    css.textContent = inlined;
+    document.head.append(css);
+  } else {
+    const uplot = document.createElement("link");
+    uplot.rel = "stylesheet";
+    uplot.href = new URL("../vendor/uPlot.min.css", import.meta.url).href;
+    document.head.append(uplot);
+  }
 }
 
-// One animation loop for every figure on the page.
+// One animation loop for every figure on the page. `frameStats` keeps the time the figures
+// take per frame (stepping and drawing), for the frame-time benchmark (tools/bench-figures.mjs).
 const running = new Set();
 let loopStarted = false;
+export const frameStats = { frames: 0, totalMs: 0, maxMs: 0, samples: [] };
 function tick(now) {
+  const start = performance.now();
   for (const figure of running) figure.frame(now);
+  const ms = performance.now() - start;
+  if (running.size > 0) {
+    frameStats.frames++;
+    frameStats.totalMs += ms;
+    frameStats.maxMs = Math.max(frameStats.maxMs, ms);
+    if (frameStats.samples.length < 10000) frameStats.samples.push(ms);
+  }
   requestAnimationFrame(tick);
 }
+window.contactFigureStats = frameStats;
 function startLoop() {
   if (!loopStarted) {
     loopStarted = true;
@@ -279,7 +297,8 @@ export class ContactFigure extends HTMLElement {
     q.set("steps", String(this.sim.steps));
     q.set("plots", this.options.plots.join(","));
     if (this.options.controls.length) q.set("controls", this.options.controls.join(","));
-    return `${new URL("../embed.html", import.meta.url).href}?${q}`;
+    // (In the single-file build the link points beside the script; host embed.html there.)
+    return `${new URL(globalThis.__contactlabAssets ? "embed.html" : "../embed.html", import.meta.url).href}?${q}`;
   }
 
   share() {

@@ -43,12 +43,13 @@ function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "stepper", "dt"].includes(k)) continue;
+    if (["scene", "stepper", "dt", "steps"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
   }
-  return { scene: q.get("scene"), stepper: q.get("stepper"), dt: q.get("dt"), params };
+  const steps = Number(q.get("steps") ?? 0);
+  return { scene: q.get("scene"), stepper: q.get("stepper"), dt: q.get("dt"), params, steps: Number.isInteger(steps) && steps > 0 ? steps : 0 };
 }
 
 function writeUrl() {
@@ -81,7 +82,13 @@ function loadScene(name, params = {}, stepper = null, dt = null) {
   $("dt").value = String(sim.timeStep);
   const preset = app.presets.find((p) => p.name === name);
   $("description").textContent = preset?.description ?? "";
-  buildControls($("controls"), sim.parameters(), (n, v) => { sim.setParameter(n, v); writeUrl(); showMessage(""); }, showMessage);
+  app.changedMidRun = false;
+  buildControls($("controls"), sim.parameters(), (n, v) => {
+    sim.setParameter(n, v);
+    app.changedMidRun = sim.steps > 0;
+    writeUrl();
+    showMessage("");
+  }, showMessage);
   const bodies = sim.bodies();
   app.bodies = bodies;
   app.view = sim.spatial ? app.sphereView : app.planeView;
@@ -148,6 +155,7 @@ function render() {
     ["iterations", String(sim.iterations)],
     ["residual", format(sim.residual, 3)],
     ["solver", sim.converged ? "converged" : "NOT converged"],
+    ["digest", `${sim.digest} (${sim.steps} steps)`],
   ];
   const ids = sim.contactIds();
   const laws = sim.spatial ? sim.lawData() : null;
@@ -265,7 +273,7 @@ async function main() {
     render();
   });
   $("reset").addEventListener("click", () => {
-    try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
+    try { app.sim.reset(); showMessage(""); app.changedMidRun = false; } catch (e) { showMessage(e.message); }
     app.plots.clear();
     app.loop.clear();
     render();
@@ -290,6 +298,22 @@ async function main() {
   const name = app.presets.some((p) => p.name === state.scene) ? state.scene : "block-pull";
   if (state.scene && name !== state.scene) showMessage(`URL: unknown scene '${state.scene}'; showing ${name}`);
   loadScene(name, state.params, state.stepper, state.dt);
+  if (state.steps > 0) {
+    // A shared run: replay it exactly, then wait.
+    try { app.sim.step(state.steps); } catch (e) { showMessage(e.message); }
+    app.playing = false;
+    $("play").textContent = "Play";
+    render();
+  }
+  $("link").addEventListener("click", () => {
+    writeUrl();
+    const link = `${location.href.split("#")[0]}&steps=${app.sim.steps}`;
+    navigator.clipboard?.writeText(link).catch(() => {});
+    showMessage(app.changedMidRun
+      ? `Parameters changed during this run, so this link replays it from the start with today's values (a different digest): ${link}`
+      : `Link to this run (digest ${app.sim.digest}): ${link}`);
+    app.shareLink = link;
+  });
   app.ready = true;
   requestAnimationFrame(frame);
 }
