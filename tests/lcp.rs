@@ -226,3 +226,33 @@ fn residual_is_zero_exactly_at_solutions_and_positive_otherwise() {
     assert_eq!(complementarity_residual(&[0.0], &[-0.25]), 0.25);
     assert_eq!(complementarity_residual(&[1.5, 1.5], &[1.5, 1.5]), 1.5);
 }
+
+#[test]
+fn matrix_free_pgs_equals_the_dense_solve() {
+    use contactlab::contact::{Delassus, detect_contacts};
+    use contactlab::lcp::pgs::RowBound;
+    use contactlab::lcp::solve_pgs_operator;
+    // The coupled pair: W from J and M⁻¹ without forming it, against Lemke on the dense W.
+    let sim = Simulation::from_preset("coupled-pair", &[]).unwrap();
+    let system = sim.system();
+    let contacts = detect_contacts(system, &system.q, 1e-6);
+    let rows: Vec<_> = contacts.iter().map(|c| c.normal_row.clone()).collect();
+    let delassus = Delassus::new(system.mass(), rows);
+    let lcp = sim.acceleration_lcp().unwrap();
+    let exact = solve_lemke(&lcp);
+    let bounds = vec![RowBound::NonNegative; lcp.len()];
+    let options = PgsOptions {
+        max_iterations: 10_000,
+        tolerance: 1e-14,
+    };
+    let free = solve_pgs_operator(&delassus, lcp.q.as_slice(), &bounds, None, &options);
+    assert_eq!(free.status, LcpStatus::Solved);
+    for i in 0..lcp.len() {
+        assert!(
+            (free.z[i] - exact.z[i]).abs() < 1e-12,
+            "{:?} vs {:?}",
+            free.z,
+            exact.z
+        );
+    }
+}

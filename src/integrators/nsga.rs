@@ -181,14 +181,17 @@ impl Stepper for NsgaStepper {
         let mut acc = {
             let (_, q, v) = predict(&acc_n);
             system
-                .mass()
+                .mass_at(&q)
                 .apply_inverse(&system.generalized_forces(&q, &v, t_next))
         };
         report.iterations += 1;
         for _ in 0..20 {
             let (_, q, v) = predict(&acc);
+            // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}): the mass matrix of a body with unequal
+            // principal inertias turns with it.
+            let mass = system.mass_at(&q);
             let f = system.generalized_forces(&q, &v, t_next);
-            let r = system.mass().apply(&acc) - &f;
+            let r = mass.apply(&acc) - &f;
             if r.amax() <= 1e-13 * (1.0 + f.amax()) {
                 break;
             }
@@ -200,7 +203,7 @@ impl Stepper for NsgaStepper {
                 h * h * c.beta * ratio,
                 h * c.gamma * ratio,
             );
-            let tangent = system.mass().to_dense() - k;
+            let tangent = mass.to_dense() - k;
             match tangent.lu().solve(&r) {
                 Some(d) => acc -= d,
                 None => break,

@@ -81,6 +81,15 @@ impl System {
         }
     }
 
+    /// M(q) at positions `q` (the current M when no body's inertia depends on q).
+    pub fn mass_at(&self, q: &DVector<f64>) -> std::borrow::Cow<'_, BlockDiagonalMass> {
+        if self.bodies.iter().all(|b| b.is_isotropic()) {
+            std::borrow::Cow::Borrowed(&self.mass)
+        } else {
+            std::borrow::Cow::Owned(Self::assemble_mass(&self.bodies, q, self.v.len()))
+        }
+    }
+
     /// True when the bodies live in space (spheres), false for a planar scene.
     pub fn is_spatial(&self) -> bool {
         self.bodies.iter().any(|b| b.is_spatial())
