@@ -307,18 +307,11 @@ impl Scene {
         }
         for (i, b) in self.bodies.iter().enumerate() {
             let path = format!("bodies[{i}]");
-            if b.name.is_empty() {
-                return Err(Error::field(format!("{path}.name"), "must not be empty"));
-            }
-            if self.bodies[..i].iter().any(|o| o.name == b.name) {
-                return Err(Error::field(
-                    format!("{path}.name"),
-                    format!(
-                        "'{}' is used by an earlier body; names must be unique",
-                        b.name
-                    ),
-                ));
-            }
+            check_name(
+                &path,
+                &b.name,
+                self.bodies[..i].iter().map(|o| o.name.as_str()),
+            )?;
             b.validate(&path)?;
         }
         for (i, f) in self.forces.iter().enumerate() {
@@ -462,6 +455,24 @@ impl Scene {
         };
         Ok((system, settings, self.stepper.to_kind()?))
     }
+}
+
+/// A body name must be non-empty and differ from the names before it.
+pub(crate) fn check_name<'a>(
+    path: &str,
+    name: &str,
+    mut earlier: impl Iterator<Item = &'a str>,
+) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::field(format!("{path}.name"), "must not be empty"));
+    }
+    if earlier.any(|o| o == name) {
+        return Err(Error::field(
+            format!("{path}.name"),
+            format!("'{name}' is used by an earlier body; names must be unique"),
+        ));
+    }
+    Ok(())
 }
 
 impl BodySpec {

@@ -182,18 +182,11 @@ impl Scene {
         }
         for (i, b) in self.spatial_bodies.iter().enumerate() {
             let path = format!("spatial_bodies[{i}]");
-            if b.name.is_empty() {
-                return Err(Error::field(format!("{path}.name"), "must not be empty"));
-            }
-            if self.spatial_bodies[..i].iter().any(|o| o.name == b.name) {
-                return Err(Error::field(
-                    format!("{path}.name"),
-                    format!(
-                        "'{}' is used by an earlier body; names must be unique",
-                        b.name
-                    ),
-                ));
-            }
+            crate::scene::check_name(
+                &path,
+                &b.name,
+                self.spatial_bodies[..i].iter().map(|o| o.name.as_str()),
+            )?;
             b.validate(&path)?;
         }
         Ok(())

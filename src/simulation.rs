@@ -59,10 +59,7 @@ impl Simulation {
             settings,
             kind,
             dt,
-            last: StepReport {
-                converged: true,
-                ..Default::default()
-            },
+            last: StepReport::default(),
         })
     }
 
@@ -327,10 +324,7 @@ impl Simulation {
         self.system = system;
         self.settings = settings;
         self.stepper = self.kind.build();
-        self.last = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        self.last = StepReport::default();
         Ok(())
     }
 

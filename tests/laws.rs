@@ -4,17 +4,8 @@
 use contactlab::laws::{LawBlock, NewtonOptions, solve};
 use nalgebra::{DMatrix, DVector};
 
-/// A deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64) * 2.0
-            - 1.0
-    }
-}
+mod common;
+use common::Rng;
 
 /// One sphere contact (normal, 2 tangents, 2 rolling, 1 spin) with a random SPD W.
 fn problem(rng: &mut Rng) -> (DMatrix<f64>, DVector<f64>, Vec<LawBlock>) {

@@ -8,17 +8,8 @@ use contactlab::lcp::{
 };
 use nalgebra::{DMatrix, DVector};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
+mod common;
+use common::Rng;
 
 /// A random P-matrix: symmetric positive definite plus a skew part (still a P-matrix).
 fn random_p_matrix(rng: &mut Rng, n: usize, symmetric: bool) -> DMatrix<f64> {

@@ -333,10 +333,7 @@ impl AccelerationStepper {
         settings: &ContactSettings,
         h: f64,
     ) -> Result<StepReport> {
-        let mut report = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        let mut report = StepReport::default();
         let mut acc: BTreeMap<ContactKey, Accumulated> = BTreeMap::new();
         let t_end = system.t + h;
         let mut remaining = h;

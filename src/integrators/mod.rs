@@ -130,7 +130,7 @@ impl ContactReport {
 }
 
 /// What one step did.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StepReport {
     /// Contacts within the margin at the end of the step, sorted by key.
     pub contacts: Vec<ContactReport>,
@@ -142,6 +142,19 @@ pub struct StepReport {
     pub converged: bool,
     /// Events (gap closures) located inside the step.
     pub events: usize,
+}
+
+impl Default for StepReport {
+    /// No contacts, no iterations, converged.
+    fn default() -> Self {
+        Self {
+            contacts: Vec::new(),
+            iterations: 0,
+            residual: 0.0,
+            converged: true,
+            events: 0,
+        }
+    }
 }
 
 /// Scene-wide contact settings every stepper reads.

@@ -226,10 +226,7 @@ impl Stepper for MoreauJeanStepper {
             .filter(|c| c.gap() + h * c.normal_row.dot(&v_free) <= 0.0)
             .collect();
         let mut v_next = v_free.clone();
-        let mut report = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        let mut report = StepReport::default();
         let mut impulses = Vec::new();
         if !active.is_empty() {
             let sol = self.solve_impulses(
@@ -295,10 +292,7 @@ impl MoreauJeanStepper {
             .iter()
             .filter(|c| c.gap + h * c.normal.dot(&v_free) <= 0.0)
             .collect();
-        let mut report = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        let mut report = StepReport::default();
         let (dv, solved) = if active.is_empty() {
             (DVector::zeros(system.dofs()), Vec::new())
         } else {

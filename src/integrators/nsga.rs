@@ -161,10 +161,7 @@ impl Stepper for NsgaStepper {
             let acc = system.mass().apply_inverse(&f);
             (acc.clone(), acc)
         });
-        let mut report = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        let mut report = StepReport::default();
 
         // 1. Smooth predictor: Newton on ä_{n+1}.
         let ratio = (1.0 - c.alpha_f) / (1.0 - c.alpha_m);

@@ -123,10 +123,7 @@ impl Stepper for PenaltyStepper {
         let (k, c) = (settings.material.stiffness, settings.material.damping);
         let contacts = detect_contacts(system, &system.q, settings.margin);
         let f = system.generalized_forces(&system.q, &system.v, system.t);
-        let mut report = StepReport {
-            converged: true,
-            ..Default::default()
-        };
+        let mut report = StepReport::default();
         let (v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
             PenaltyScheme::Explicit => {
                 let mut total = f.clone();

@@ -3,30 +3,14 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { chromium } from "playwright-core";
-import { serve } from "../../tools/serve.mjs";
+import { SHOTS, start } from "./harness.mjs";
 
-const SHOTS = "target/page";
 let server;
 let base;
 let browser;
 
 before(async () => {
-  ({ server, url: base } = await serve("www", 0));
-  await mkdir(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  ({ server, base, browser } = await start());
 });
 
 after(async () => {

@@ -12,7 +12,7 @@ import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
 import { SceneView } from "./view.js";
 import { SphereView } from "./sphere_view.js";
-import { TracePlots } from "./plots.js";
+import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { readOptions } from "./options.js";
 
@@ -346,15 +346,7 @@ export class ContactFigure extends HTMLElement {
     const sim = this.sim;
     const contacts = sim.contactData();
     this.view.draw(sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), contacts);
-    this.plots.record(sim.time, sim.contactIds(), contacts);
-    if (sim.spatial) {
-      const first = this.bodies.findIndex((b) => !b.fixed);
-      const v = sim.bodyVelocities3();
-      this.plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
-    } else {
-      this.plots.recordFrequencies(sim.time, sim.frequencies());
-    }
-    this.plots.redraw();
+    recordState(this.plots, sim, this.bodies, contacts);
     this.digestText.textContent = `t = ${sim.time.toFixed(4)} s · ${sim.steps} steps · digest ${sim.digest}`;
   }
 }

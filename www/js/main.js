@@ -5,7 +5,7 @@ import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
 import { SceneView } from "./view.js";
 import { SphereView } from "./sphere_view.js";
-import { TracePlots } from "./plots.js";
+import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { renderModes } from "./modes.js";
 
@@ -136,15 +136,7 @@ function render() {
   const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
   const contacts = sim.contactData();
   app.view.draw(poses, contacts);
-  app.plots.record(sim.time, sim.contactIds(), contacts);
-  if (sim.spatial) {
-    const first = app.bodies.findIndex((b) => !b.fixed);
-    const v = sim.bodyVelocities3();
-    app.plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
-  } else {
-    app.plots.recordFrequencies(sim.time, sim.frequencies());
-  }
-  app.plots.redraw();
+  recordState(app.plots, sim, app.bodies, contacts);
   const { warning } = sim.spatial ? { warning: null } : renderModes(sim);
   if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
   if (!warning && app.error?.startsWith("Time step too large")) showMessage("");

@@ -139,3 +139,23 @@ export class TracePlots {
     this.laws.redraw();
   }
 }
+
+/**
+ * Records the current state of `sim` into `plots`: reaction and gap of every contact, then the
+ * first sphere's laws (spatial scenes) or the contact-mode frequencies (planar ones).
+ * @param {TracePlots} plots
+ * @param {object} sim the wasm Simulation
+ * @param {Array} bodies sim.bodies()
+ * @param {Float64Array} contacts sim.contactData() (already fetched for drawing)
+ */
+export function recordState(plots, sim, bodies, contacts) {
+  plots.record(sim.time, sim.contactIds(), contacts);
+  if (sim.spatial) {
+    const first = bodies.findIndex((b) => !b.fixed);
+    const v = sim.bodyVelocities3();
+    plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
+  } else {
+    plots.recordFrequencies(sim.time, sim.frequencies());
+  }
+  plots.redraw();
+}

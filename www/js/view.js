@@ -2,6 +2,8 @@
 // at devicePixelRatio, refitting when the window resizes. Model and view stay apart: this file
 // reads poses and contact arrays and draws; it never touches the simulation.
 
+import { drawArrow } from "./draw.js";
+
 const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
 export class SceneView {
@@ -161,18 +163,6 @@ export class SceneView {
   }
 
   arrow(x0, y0, x1, y1, px) {
-    const ctx = this.ctx;
-    const len = Math.hypot(x1 - x0, y1 - y0);
-    if (len < 1) return;
-    const head = Math.min(10 * px, 0.4 * len);
-    const ux = (x1 - x0) / len, uy = (y1 - y0) / len;
-    ctx.strokeStyle = ctx.fillStyle = "#d1242f";
-    ctx.lineWidth = 2 * px;
-    ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1 - ux * head, y1 - uy * head); ctx.stroke();
-    ctx.beginPath();
-    ctx.moveTo(x1, y1);
-    ctx.lineTo(x1 - ux * head - uy * head * 0.5, y1 - uy * head + ux * head * 0.5);
-    ctx.lineTo(x1 - ux * head + uy * head * 0.5, y1 - uy * head - ux * head * 0.5);
-    ctx.closePath(); ctx.fill();
+    drawArrow(this.ctx, x0, y0, x1, y1, px);
   }
 }
