@@ -15,3 +15,12 @@ export function drawArrow(ctx, x0, y0, x1, y1, px) {
   ctx.lineTo(x1 - ux * head + uy * head * 0.5, y1 - uy * head - ux * head * 0.5);
   ctx.closePath(); ctx.fill();
 }
+
+/** Sizes a canvas's backing store to its CSS box at devicePixelRatio; returns the ratio. */
+export function fitCanvas(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const { width, height } = canvas.getBoundingClientRect();
+  canvas.width = Math.max(1, Math.round(width * dpr));
+  canvas.height = Math.max(1, Math.round(height * dpr));
+  return dpr;
+}

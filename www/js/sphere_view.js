@@ -2,7 +2,7 @@
 // Each sphere carries a marker along its body x-axis and a cross along its y-axis, so rolling
 // shows in the side view and spinning about the vertical in the top view.
 
-import { drawArrow } from "./draw.js";
+import { drawArrow, fitCanvas } from "./draw.js";
 
 const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
@@ -24,11 +24,7 @@ export class SphereView {
   }
 
   resize() {
-    const dpr = window.devicePixelRatio || 1;
-    const { width, height } = this.canvas.getBoundingClientRect();
-    this.canvas.width = Math.max(1, Math.round(width * dpr));
-    this.canvas.height = Math.max(1, Math.round(height * dpr));
-    this.dpr = dpr;
+    this.dpr = fitCanvas(this.canvas);
   }
 
   setScene(bodies, poses3, weight) {

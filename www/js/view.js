@@ -2,7 +2,7 @@
 // at devicePixelRatio, refitting when the window resizes. Model and view stay apart: this file
 // reads poses and contact arrays and draws; it never touches the simulation.
 
-import { drawArrow } from "./draw.js";
+import { drawArrow, fitCanvas } from "./draw.js";
 
 const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
@@ -19,11 +19,7 @@ export class SceneView {
   }
 
   resize() {
-    const dpr = window.devicePixelRatio || 1;
-    const { width, height } = this.canvas.getBoundingClientRect();
-    this.canvas.width = Math.max(1, Math.round(width * dpr));
-    this.canvas.height = Math.max(1, Math.round(height * dpr));
-    this.dpr = dpr;
+    this.dpr = fitCanvas(this.canvas);
   }
 
   /**
