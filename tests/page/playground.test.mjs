@@ -197,3 +197,14 @@ test("the playground's link replays the run to the same digest", async () => {
   await page.close();
   await other.close();
 });
+
+test("the stiffness slider is logarithmic and doubling k raises the frequencies by √2", async () => {
+  const { page } = await open("?scene=rocking-bar");
+  const range = await page.$eval("#param-k", (s) => [Number(s.min), Number(s.max)]);
+  assert.deepEqual(range, [3, 8]);
+  await page.$eval("#param-k", (s) => { s.value = String(Math.log10(2e5)); s.dispatchEvent(new Event("input")); });
+  assert.equal(await page.inputValue('input[data-param="k"]'), "200000");
+  const w = await page.evaluate(() => [...window.contactlab.sim.frequencies()]);
+  assert.ok(Math.abs(w[0] - Math.sqrt(2) * 316.2278) < 0.01 && Math.abs(w[1] - Math.sqrt(2) * 632.4555) < 0.01, `ω = ${w}`);
+  await page.close();
+});

@@ -1,5 +1,9 @@
 // Sliders with number inputs, built from Simulation.parameters() (name, label, unit, range, value).
 // Values typed or dragged go to setParameter; a refused value shows the library's message.
+// A parameter whose range spans three decades or more (a stiffness from 1e3 to 1e8 N/m) gets a
+// logarithmic slider; the number box always holds the value itself.
+
+import { parseNumber } from "./options.js";
 
 /**
  * @param {HTMLElement} container
@@ -16,13 +20,16 @@ export function buildControls(container, parameters, onChange, onError) {
     const label = document.createElement("label");
     label.htmlFor = id;
     label.textContent = `${p.label} — ${p.name} [${p.unit}]`;
+    const logarithmic = p.step === 0 && p.min > 0 && p.max / p.min >= 1000;
+    const toSlider = (x) => (logarithmic ? Math.log10(x) : x);
+    const fromSlider = (x) => (logarithmic ? Number((10 ** x).toPrecision(3)) : x);
     const slider = document.createElement("input");
     slider.type = "range";
     slider.id = id;
-    slider.min = String(p.min);
-    slider.max = String(p.max);
-    slider.step = String(p.step > 0 ? p.step : sliderStep(p.min, p.max));
-    slider.value = String(p.value);
+    slider.min = String(toSlider(p.min));
+    slider.max = String(toSlider(p.max));
+    slider.step = String(p.step > 0 ? p.step : sliderStep(toSlider(p.min), toSlider(p.max)));
+    slider.value = String(toSlider(p.value));
     slider.setAttribute("aria-label", `${p.label} slider`);
     const number = document.createElement("input");
     number.type = "number";
@@ -32,19 +39,18 @@ export function buildControls(container, parameters, onChange, onError) {
     number.value = String(p.value);
     number.dataset.param = p.name;
     number.setAttribute("aria-label", `${p.label} in ${p.unit}`);
-    const apply = (text, source) => {
-      const value = Number(text);
+    const apply = (value, text, source) => {
       try {
-        if (text.trim() === "" || !Number.isFinite(value)) throw new Error(`${p.name}: '${text}' is not a number`);
+        if (value === null) throw new Error(`${p.name}: '${text}' is not a number`);
         onChange(p.name, value);
-        if (source !== slider) slider.value = String(value);
+        if (source !== slider) slider.value = String(toSlider(value));
         if (source !== number) number.value = String(value);
       } catch (e) {
         onError(e.message ?? String(e));
       }
     };
-    slider.addEventListener("input", () => apply(slider.value, slider));
-    number.addEventListener("change", () => apply(number.value, number));
+    slider.addEventListener("input", () => apply(fromSlider(Number(slider.value)), slider.value, slider));
+    number.addEventListener("change", () => apply(parseNumber(number.value), number.value, number));
     row.append(label, slider, number);
     container.append(row);
   }
