@@ -303,10 +303,10 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let v = &sample.bodies[0].v;
             vec![
                 line(
-                    "rolls if μ ≥ (2/7) tan θ",
-                    "1",
+                    &format!("least μ that rolls, (2/7) tan θ (here μ = {mu})"),
+                    "",
                     2.0 / 7.0 * libm::tan(theta),
-                    mu,
+                    f64::NAN,
                 ),
                 line(
                     "speed (5/7) g (sin θ − (ρ/R) cos θ) t",

@@ -28,7 +28,11 @@ class Chart {
         width,
         height: 200,
         legend: { show: ids.length > 0 && ids.length <= 8 },
-        scales: { x: { time: false } },
+        scales: {
+          x: { time: false },
+          // Never zoom in below 1e-3 of the axis unit: round-off must not fill the plot.
+          y: { range: (u, min, max) => (max - min < 1e-3 ? [min - 5e-4, max + 5e-4] : [min, max]) },
+        },
         axes: [{ label: "t [s]" }, { label: this.yLabel, size: 60 }],
         series: [{ label: "t" }, ...ids.map((id, i) => ({ label: id, stroke: COLORS[i % COLORS.length], width: 1.5 }))],
       },
