@@ -298,7 +298,13 @@ fn modes(args: &[String]) -> Result<String, String> {
         contactlab::integrators::STEPPER_NAMES
             .iter()
             .map(|name| {
-                let limit = contactlab::modes::time_step_limit(name, omega_max);
+                let m = &sim.contact_settings().material;
+                let limit = contactlab::modes::time_step_limit(
+                    name,
+                    &analysis.omega,
+                    m.stiffness,
+                    m.damping,
+                );
                 (
                     name.to_string(),
                     limit.map_or(serde_json::Value::Null, Into::into),

@@ -11,7 +11,10 @@ use serde::Serialize;
 
 use crate::Simulation;
 use crate::contact::{Contact, ContactKey};
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// Most steps a measured run records (each keeps one gap per contact).
+pub const MAX_STEPS: usize = 10_000_000;
 use crate::modes::{self, measure_frequency};
 
 /// What one run showed.
@@ -41,8 +44,16 @@ pub fn measure_run(sim: &mut Simulation, duration: f64) -> Result<RunMeasurement
     let (_, equilibrium) = modes::static_equilibrium(sim.system(), &refs, &k);
 
     let steps = sim.steps_for(duration);
-    let mut times = Vec::with_capacity(steps);
-    let mut deviations: Vec<Vec<f64>> = Vec::with_capacity(steps);
+    if steps > MAX_STEPS {
+        return Err(Error::field(
+            "duration",
+            format!(
+                "a measured run keeps every step; at most {MAX_STEPS} steps, got {steps} (lower the duration or raise dt)"
+            ),
+        ));
+    }
+    let mut times = Vec::new();
+    let mut deviations: Vec<Vec<f64>> = Vec::new();
     let mut count = [usize::MAX, 0];
     let mut max_h_omega = 0.0f64;
     let mut opened = false;

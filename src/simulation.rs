@@ -125,7 +125,8 @@ impl Simulation {
         &self.last
     }
 
-    /// Advances one step of h. On error nothing changes.
+    /// Advances one step of h. On error (q, v, t) are unchanged; a step refused because the
+    /// state became non-finite also clears the stepper's warm start and active set.
     pub fn step(&mut self) -> Result<&StepReport> {
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
         let report = self
@@ -304,6 +305,18 @@ impl Simulation {
         let refs: Vec<&Contact> = contacts.iter().collect();
         let k = vec![self.settings.material.stiffness; refs.len()];
         modes::analyse(&self.system, &refs, &k)
+    }
+
+    /// Largest stable h of the current stepper for the compressed contacts now (with the
+    /// material's stiffness and damping), s; None when the stepper has no such limit.
+    pub fn time_step_limit(&self) -> Option<f64> {
+        let m = &self.settings.material;
+        modes::time_step_limit(
+            self.stepper_name(),
+            &self.modes().omega,
+            m.stiffness,
+            m.damping,
+        )
     }
 
     /// The modes with the energy in each, J.

@@ -2,8 +2,8 @@
 //!
 //! Per-frame queries return `Float64Array` copies (`Vec<f64>` across the boundary), so no view
 //! into wasm memory can go stale when memory grows and nothing needs freeing per frame. Every
-//! failure is a JS `Error` with the library's message; after an error the simulation is
-//! unchanged and keeps working. The layout of each array is in docs/api.md.
+//! failure is a JS `Error` with the library's message; after an error the simulation's
+//! state is unchanged and keeps working. The layout of each array is in docs/api.md.
 
 use std::collections::BTreeMap;
 
@@ -61,7 +61,7 @@ const RECORDING_CAP: usize = 200_000;
 pub struct Simulation {
     inner: crate::Simulation,
     steps: u64,
-    recording: Option<crate::trace::Trace>,
+    recording: Option<std::collections::VecDeque<crate::trace::Sample>>,
 }
 
 impl Simulation {
@@ -149,11 +149,11 @@ impl Simulation {
         for _ in 0..n {
             self.inner.step().map_err(js)?;
             self.steps += 1;
-            if let Some(trace) = &mut self.recording {
-                if trace.samples.len() >= RECORDING_CAP {
-                    trace.samples.remove(0);
+            if let Some(samples) = &mut self.recording {
+                if samples.len() >= RECORDING_CAP {
+                    samples.pop_front();
                 }
-                trace.samples.push(self.inner.sample());
+                samples.push_back(self.inner.sample());
             }
         }
         Ok(())
@@ -163,8 +163,8 @@ impl Simulation {
     pub fn reset(&mut self) -> Result<(), JsError> {
         self.inner.reset().map_err(js)?;
         self.steps = 0;
-        if self.recording.is_some() {
-            self.recording = Some(self.inner.empty_trace());
+        if let Some(samples) = &mut self.recording {
+            samples.clear();
         }
         Ok(())
     }
@@ -186,16 +186,18 @@ impl Simulation {
     /// recording; at most 200,000 samples are kept.
     #[wasm_bindgen(js_name = startRecording)]
     pub fn start_recording(&mut self) {
-        self.recording = Some(self.inner.empty_trace());
+        self.recording = Some(std::collections::VecDeque::new());
     }
 
     /// The recorded samples as CSV; the header names each quantity and its unit.
     #[wasm_bindgen(js_name = traceCsv)]
     pub fn trace_csv(&self) -> String {
-        self.recording
-            .as_ref()
-            .map(|t| t.to_csv())
-            .unwrap_or_default()
+        let Some(samples) = &self.recording else {
+            return String::new();
+        };
+        let mut trace = self.inner.empty_trace();
+        trace.samples = samples.iter().cloned().collect();
+        trace.to_csv()
     }
 
     /// Time, s.
@@ -228,7 +230,8 @@ impl Simulation {
         self.inner.set_parameter(name, value).map_err(js)
     }
 
-    /// Switches stepper (`acceleration`, `moreau-jean`, `penalty-explicit`, `penalty-implicit`).
+    /// Switches stepper (`acceleration`, `moreau-jean`, `penalty-explicit`, `penalty-implicit`,
+    /// `nsga`; sphere scenes take `nsga` or `moreau-jean`).
     #[wasm_bindgen(js_name = setStepper)]
     pub fn set_stepper(&mut self, name: &str) -> Result<(), JsError> {
         self.inner.set_stepper(name).map_err(js)
@@ -458,7 +461,7 @@ impl Simulation {
     /// Largest stable h for the current stepper and contacts, s (undefined: no such limit).
     #[wasm_bindgen(getter, js_name = timeStepLimit)]
     pub fn time_step_limit(&self) -> Option<f64> {
-        crate::modes::time_step_limit(self.inner.stepper_name(), self.inner.modes().omega_max())
+        self.inner.time_step_limit()
     }
 
     /// The full modal analysis now: `{omega, decoupledOmega, zeroModes, freeMotions,

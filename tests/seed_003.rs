@@ -49,12 +49,56 @@ fn s4_coupled_frequencies_and_the_decoupled_estimate() {
 #[test]
 fn s4_central_difference_limit_is_two_over_omega_max() {
     let analysis = bar("rocking-bar", &[]).modes();
-    let limit = time_step_limit("penalty-explicit", analysis.omega_max()).unwrap();
+    let limit = time_step_limit("penalty-explicit", &analysis.omega, K, 0.0).unwrap();
     assert!((limit - 3.162e-3).abs() < 1e-6, "limit {limit}");
     assert_eq!(
-        time_step_limit("penalty-implicit", analysis.omega_max()),
+        time_step_limit("penalty-implicit", &analysis.omega, K, 0.0),
         None
     );
+}
+
+/// Spectral radius of the damped central-difference recurrence for one mode (x, v).
+fn damped_radius(h: f64, k_lambda: f64, c_lambda: f64) -> f64 {
+    use nalgebra::Matrix2;
+    // v⁺ = v − h(kλ x + cλ v), x⁺ = x + h v⁺.
+    let a = Matrix2::new(
+        1.0 - h * h * k_lambda,
+        h * (1.0 - h * c_lambda),
+        -h * k_lambda,
+        1.0 - h * c_lambda,
+    );
+    a.complex_eigenvalues()
+        .iter()
+        .map(|z| z.norm())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn the_damped_limit_is_where_the_recurrence_loses_stability() {
+    // The penalty block: one contact under m = 2 kg (λ = 1/m), k = 1e5 N/m, c = 200 N·s/m.
+    let mut sim = bar("penalty-block", &[]);
+    sim.step().unwrap(); // compress the contact a little so it has a mode
+    let limit = sim.time_step_limit().expect("explicit penalty has a limit");
+    let (kl, cl) = (1e5 / 2.0, 200.0 / 2.0);
+    assert!(
+        damped_radius(0.99 * limit, kl, cl) < 1.0,
+        "stable just below {limit}"
+    );
+    assert!(
+        damped_radius(1.01 * limit, kl, cl) > 1.0,
+        "unstable just above {limit}"
+    );
+    // Damping tightens the limit below 2/ω = 8.94 ms.
+    assert!(limit < 2.0 / (1e5f64 / 2.0).sqrt());
+    // Heavy damping (c = 1e5 N·s/m on the same mode): close to 2/(cλ), far below 2/ω.
+    let omega = sim.modes().omega;
+    let limit = time_step_limit("penalty-explicit", &omega, 1e5, 1e5).unwrap();
+    let cl = 1e5 / 2.0;
+    assert!(
+        limit <= 2.0 / cl && limit > 0.99 * 2.0 / cl,
+        "limit {limit}"
+    );
+    assert!(damped_radius(0.99 * limit, kl, cl) < 1.0 && damped_radius(1.01 * limit, kl, cl) > 1.0);
 }
 
 #[test]

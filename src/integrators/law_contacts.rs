@@ -127,7 +127,7 @@ pub(crate) fn solve_impulses<'a>(
         }
         let solution =
             crate::laws::solve(&problem.w, &u_free, &problem.blocks, Some(&guess), options);
-        report.iterations = report.iterations.max(solution.iterations);
+        report.iterations += solution.iterations;
         report.residual = report.residual.max(solution.residual);
         report.converged &= solution.converged;
         dv += problem.velocity_change(&solution.lambda, system.dofs());

@@ -134,7 +134,7 @@ impl ContactReport {
 pub struct StepReport {
     /// Contacts within the margin at the end of the step, sorted by key.
     pub contacts: Vec<ContactReport>,
-    /// Solver iterations (pivots, sweeps, Newton iterations) summed over the step.
+    /// Solver iterations (pivots, sweeps, Newton iterations) summed over the solves of the step.
     pub iterations: usize,
     /// Largest complementarity residual of the step's solves.
     pub residual: f64,

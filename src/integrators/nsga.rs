@@ -42,6 +42,9 @@ use crate::laws::assembly::{Laws, assemble, islands};
 use crate::laws::{self, NewtonOptions};
 use crate::model::System;
 
+/// Re-linearisations of the position-level correction before a step reports non-convergence.
+const POSITION_PASSES: usize = 5;
+
 /// Settings of the NSGA-GGL stepper.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NsgaSettings {
@@ -212,7 +215,7 @@ impl Stepper for NsgaStepper {
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
         let mut q_next = q_hat.clone();
-        for _pass in 0..5 {
+        for _pass in 0..POSITION_PASSES {
             let contacts = contact_rows(system, &q_next, settings.margin);
             if contacts.iter().all(|c| c.gap >= -1e-14) {
                 break;
@@ -245,12 +248,19 @@ impl Stepper for NsgaStepper {
                     None,
                     &self.settings.newton,
                 );
-                report.iterations = report.iterations.max(solution.iterations);
+                report.iterations += solution.iterations;
                 report.residual = report.residual.max(solution.residual);
                 report.converged &= solution.converged;
                 correction += problem.velocity_change(&solution.lambda, system.dofs());
             }
             q_next = system.displace(&q_next, &correction);
+        }
+        // Every gap non-negative after the passes, or the step says it did not converge.
+        if contact_rows(system, &q_next, settings.margin)
+            .iter()
+            .any(|c| c.gap < -1e-12)
+        {
+            report.converged = false;
         }
 
         // 3. Velocity level on the contacts closed at q_{n+1}.

@@ -47,13 +47,16 @@ export function renderModes(sim) {
   const limit = sim.timeStepLimit;
   const explicit = sim.stepper === "penalty-explicit";
   const gauge = document.getElementById("gauge");
-  const over = explicit && hw >= 2;
+  const h = sim.timeStep;
+  // The limit includes the contact damping (it is 2/ω_max without it).
+  const over = explicit && limit !== undefined && h >= limit;
+  const ratio = explicit && limit !== undefined ? h / limit : hw / 2;
   gauge.classList.toggle("warn", over);
-  gauge.setAttribute("aria-valuenow", String(hw));
-  gauge.querySelector(".gauge-fill").style.width = `${Math.min(100, (hw / 3) * 100)}%`;
+  gauge.setAttribute("aria-valuenow", String(ratio * 2));
+  gauge.querySelector(".gauge-fill").style.width = `${Math.min(100, (ratio / 1.5) * 100)}%`;
   let text;
   if (modes.omega.length === 0) text = "no compressed contact: nothing oscillates";
-  else if (explicit) text = `h·ω_max = ${fmt(hw)} (limit 2: h < ${fmt(limit * 1e3)} ms)${over ? " — UNSTABLE: the fastest mode grows every step" : ""}`;
+  else if (explicit) text = `h·ω_max = ${fmt(hw)}; limit h < ${fmt(limit * 1e3)} ms (2/ω_max with no damping)${over ? " — UNSTABLE: the fastest mode grows every step" : ""}`;
   else text = `h·ω_max = ${fmt(hw)} — ${modes.stability}`;
   gauge.querySelector(".gauge-text").textContent = text;
 
