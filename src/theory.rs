@@ -293,7 +293,7 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     "centre displacement",
                     "m",
                     0.0,
-                    sample.bodies[0].q[0].hypot(sample.bodies[0].q[1]),
+                    libm::hypot(sample.bodies[0].q[0], sample.bodies[0].q[1]),
                 ),
             ]
         }
