@@ -95,6 +95,7 @@ function loadScene(name, params = {}, stepper = null, dt = null) {
   app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
   $("figure-frequency").hidden = sim.spatial;
   $("modes-panel").hidden = sim.spatial;
+  $("drag-hint").hidden = sim.spatial; // pushing by drag is planar only
   $("figure-motion").hidden = !sim.spatial;
   $("figure-laws").hidden = !sim.spatial;
   app.plots.clear();
