@@ -4,7 +4,7 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::contact::ContactMaterial;
-use crate::error::{Error, Result, check_finite, check_non_negative, check_positive, check_range};
+use crate::error::{Error, Result, check_finite, check_non_negative, check_range};
 use crate::geometry::Shape;
 use crate::integrators::{
     AccelerationSettings, ContactSettings, MoreauJeanSettings, NsgaSettings, StepperKind,
@@ -457,6 +457,24 @@ impl Scene {
     }
 }
 
+/// A fixed body has no mass; a moving one needs a mass in [1e-9, 1e9] kg. Returns the mass of
+/// a moving body, None for a fixed one.
+pub(crate) fn check_mass(path: &str, fixed: bool, mass: Option<f64>) -> Result<Option<f64>> {
+    let field = format!("{path}.mass");
+    if fixed {
+        return match mass {
+            Some(_) => Err(Error::field(
+                field,
+                "a fixed body has no mass; remove it or set fixed: false",
+            )),
+            None => Ok(None),
+        };
+    }
+    let mass =
+        mass.ok_or_else(|| Error::field(&field, "is required for a moving body (kg, > 0)"))?;
+    check_range(&field, mass, 1e-9, 1e9).map(Some)
+}
+
 /// A body name must be non-empty and differ from the names before it.
 pub(crate) fn check_name<'a>(
     path: &str,
@@ -504,23 +522,9 @@ impl BodySpec {
                 check_range(&format!("{path}.shape.radius"), radius, 1e-6, 1e4)?;
             }
         }
-        if self.fixed {
-            if self.mass.is_some() {
-                return Err(Error::field(
-                    format!("{path}.mass"),
-                    "a fixed body has no mass; remove it or set fixed: false",
-                ));
-            }
+        if check_mass(path, self.fixed, self.mass)?.is_none() {
             return Ok(());
         }
-        let mass = self.mass.ok_or_else(|| {
-            Error::field(
-                format!("{path}.mass"),
-                "is required for a moving body (kg, > 0)",
-            )
-        })?;
-        check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
-        check_positive(&format!("{path}.mass"), mass)?;
         if let Some(i) = self.inertia {
             check_range(&format!("{path}.inertia"), i, 1e-15, 1e12)?;
         }

@@ -81,22 +81,9 @@ impl SpatialBodySpec {
             }
             SpatialShapeSpec::Plane => {}
         }
-        if self.fixed {
-            if self.mass.is_some() {
-                return Err(Error::field(
-                    format!("{path}.mass"),
-                    "a fixed body has no mass; remove it or set fixed: false",
-                ));
-            }
+        if crate::scene::check_mass(path, self.fixed, self.mass)?.is_none() {
             return Ok(());
         }
-        let mass = self.mass.ok_or_else(|| {
-            Error::field(
-                format!("{path}.mass"),
-                "is required for a moving body (kg, > 0)",
-            )
-        })?;
-        check_range(&format!("{path}.mass"), mass, 1e-9, 1e9)?;
         if let Some(i) = self.inertia {
             for (k, v) in i.iter().enumerate() {
                 check_range(&format!("{path}.inertia[{k}]"), *v, 1e-15, 1e12)?;

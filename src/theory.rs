@@ -33,6 +33,19 @@ fn line(label: &str, unit: &'static str, predicted: f64, simulated: f64) -> Theo
     }
 }
 
+/// A drop from rest through a gap `height` with restitution `e`: the first impact at
+/// t₀ = √(2H/g) and the accumulation time t∞ = t₀ + 2e v₀/(g(1 − e)), v₀ = √(2gH).
+fn bounce_times(height: f64, e: f64) -> (f64, f64) {
+    let t0 = (2.0 * height / 9.81).sqrt();
+    let v0 = (2.0 * 9.81 * height).sqrt();
+    let t_inf = if e < 1.0 {
+        t0 + 2.0 * e * v0 / (9.81 * (1.0 - e))
+    } else {
+        f64::INFINITY
+    };
+    (t0, t_inf)
+}
+
 /// The theory lines for the simulation's preset (empty for scene files and presets without one).
 pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
     let Some(preset) = sim.preset() else {
@@ -114,13 +127,7 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
         }
         "bouncing-ball" => {
             let (e, h, m) = (p("e"), p("height"), p("m"));
-            let t0 = (2.0 * h / 9.81).sqrt();
-            let v0 = (2.0 * 9.81 * h).sqrt();
-            let t_inf = if e < 1.0 {
-                t0 + 2.0 * e * v0 / (9.81 * (1.0 - e))
-            } else {
-                f64::INFINITY
-            };
+            let (t0, t_inf) = bounce_times(h, e);
             let resting = sample.t > t_inf + 2.0 * sim.time_step();
             vec![
                 line("first impact at √(2H/g)", "s", t0, f64::NAN),
@@ -318,13 +325,7 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
         }
         "bouncing-sphere" => {
             let (e, height, r, w0) = (p("e"), p("height"), p("R"), p("omega0"));
-            let t0 = (2.0 * height / 9.81).sqrt();
-            let v0 = (2.0 * 9.81 * height).sqrt();
-            let t_inf = if e < 1.0 {
-                t0 + 2.0 * e * v0 / (9.81 * (1.0 - e))
-            } else {
-                f64::INFINITY
-            };
+            let (t0, t_inf) = bounce_times(height, e);
             vec![
                 line("first impact at √(2H/g)", "s", t0, f64::NAN),
                 line(
