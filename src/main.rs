@@ -72,7 +72,8 @@ fn list_presets() -> String {
     out
 }
 
-/// Options of `run`.
+/// Options of `run`, `modes` and `sweep`.
+#[derive(Clone)]
 struct RunOptions {
     target: String,
     sets: Vec<(String, f64)>,
@@ -334,20 +335,7 @@ fn sweep(args: &[String]) -> Result<String, String> {
     }
     let mut out = String::new();
     for &value in &o.values {
-        let mut options = RunOptions {
-            target: o.target.clone(),
-            sets: o.sets.clone(),
-            stepper: o.stepper.clone(),
-            dt: o.dt,
-            duration: o.duration,
-            every: 1,
-            csv: false,
-            digest: false,
-            solver: o.solver.clone(),
-            measure: None,
-            param: None,
-            values: vec![],
-        };
+        let mut options = o.clone();
         if param == "dt" {
             options.dt = Some(value);
         } else {
