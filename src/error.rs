@@ -63,6 +63,41 @@ impl From<serde_json::Error> for Error {
     }
 }
 
+/// A number for a message: at most six significant digits, plain between 1e-4 and 1e15,
+/// scientific outside (1e308 prints as `1e308`, not 309 digits).
+pub fn fmt_number(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let a = x.abs();
+    if (1e-4..1e15).contains(&a) {
+        let exponent = libm::floor(libm::log10(a)) as i32;
+        let decimals = (5 - exponent).max(0) as usize;
+        let text = format!("{x:.decimals$}");
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            text
+        }
+    } else {
+        let text = format!("{x:.5e}");
+        match text.split_once('e') {
+            Some((mantissa, exponent)) => {
+                let mantissa = if mantissa.contains('.') {
+                    mantissa.trim_end_matches('0').trim_end_matches('.')
+                } else {
+                    mantissa
+                };
+                format!("{mantissa}e{exponent}")
+            }
+            None => text,
+        }
+    }
+}
+
 /// Checks that `value` is finite and inside `[min, max]`; the error names `field` and the range.
 pub fn check_range(field: &str, value: f64, min: f64, max: f64) -> Result<f64> {
     if !value.is_finite() {
@@ -74,10 +109,23 @@ pub fn check_range(field: &str, value: f64, min: f64, max: f64) -> Result<f64> {
     if value < min || value > max {
         return Err(Error::field(
             field,
-            format!("must be in [{min}, {max}], got {value}"),
+            format!(
+                "must be in [{}, {}], got {}",
+                fmt_number(min),
+                fmt_number(max),
+                fmt_number(value)
+            ),
         ));
     }
     Ok(value)
+}
+
+/// Checks that every entry of `values` is finite and inside `[min, max]`.
+pub fn check_each(field: &str, values: &[f64], min: f64, max: f64) -> Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        check_range(&format!("{field}[{i}]"), *v, min, max)?;
+    }
+    Ok(())
 }
 
 /// Checks that `value` is finite and strictly positive.
@@ -85,7 +133,7 @@ pub fn check_positive(field: &str, value: f64) -> Result<f64> {
     if !value.is_finite() || value <= 0.0 {
         return Err(Error::field(
             field,
-            format!("must be a finite number > 0, got {value}"),
+            format!("must be a finite number > 0, got {}", fmt_number(value)),
         ));
     }
     Ok(value)
@@ -96,7 +144,7 @@ pub fn check_non_negative(field: &str, value: f64) -> Result<f64> {
     if !value.is_finite() || value < 0.0 {
         return Err(Error::field(
             field,
-            format!("must be a finite number >= 0, got {value}"),
+            format!("must be a finite number >= 0, got {}", fmt_number(value)),
         ));
     }
     Ok(value)
@@ -113,4 +161,15 @@ pub fn check_finite(field: &str, values: &[f64]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Checks that a count is within `[min, max]` (the same limit natively and in wasm).
+pub fn check_count(field: &str, value: u64, min: u64, max: u64) -> Result<usize> {
+    if value < min || value > max {
+        return Err(Error::field(
+            field,
+            format!("must be a whole number in [{min}, {max}], got {value}"),
+        ));
+    }
+    Ok(value as usize)
 }

@@ -32,6 +32,7 @@ pub use error::{Error, Result};
 pub mod integrators;
 pub mod presets;
 pub mod scene;
+pub mod scene_fields;
 pub mod scene_spatial;
 pub mod simulation;
 pub mod theory;

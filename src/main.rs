@@ -1,12 +1,49 @@
 //! The native CLI: list presets, run a scene and print its trace, solve an LCP, benchmark.
+//!
+//! Exit status: 0 success; 2 bad input (the message names the field and the allowed range);
+//! 3 the run finished but some steps (or the LCP) did not reach their solver's tolerance, so
+//! the forces printed for them are not trustworthy (one line on stderr says how many and the
+//! worst residual); 4 the run stopped early because a step failed (the samples before it
+//! were printed).
 
-use std::io::Read;
+use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use contactlab::lcp::{self, Lcp, LcpSolverKind, PgsOptions};
+use contactlab::lcp::{self, Lcp, LcpSolverKind, LcpStatus, PgsOptions};
+use contactlab::trace::CsvLayout;
 use contactlab::{Error, Simulation, presets};
 
 mod bench;
+
+/// Why a command did not succeed, with its exit status.
+enum Failure {
+    /// Bad input: exit 2.
+    Input(String),
+    /// The command ran, but its answer is not trustworthy: exit 3.
+    NotConverged(String),
+    /// A step failed part-way: exit 4.
+    Stopped(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Input(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Failure::Input(message.to_string())
+    }
+}
+
+/// Commands write here as they go; a closed pipe (`| head`) ends the output quietly.
+type Out<'a> = &'a mut dyn Write;
+
+/// Writes `text`; false once the reader has gone away.
+fn emit(out: Out, text: &str) -> bool {
+    out.write_all(text.as_bytes()).is_ok()
+}
 
 const USAGE: &str = "usage:
   contactlab presets
@@ -19,43 +56,47 @@ const USAGE: &str = "usage:
   contactlab lcp <file.json|->
   contactlab bench [--quick] [--json]";
 
+const COMMANDS: &str = "presets, run, modes, sweep, lcp, bench, help";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&args) {
-        Ok(out) => {
-            use std::io::Write;
-            // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = std::io::stdout().lock().write_all(out.as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("contactlab: {}", message.replace('\n', " "));
-            ExitCode::from(2)
-        }
-    }
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = dispatch(&args, &mut out);
+    let _ = out.flush();
+    let (message, code) = match result {
+        Ok(()) => return ExitCode::SUCCESS,
+        Err(Failure::Input(m)) => (m, 2),
+        Err(Failure::NotConverged(m)) => (m, 3),
+        Err(Failure::Stopped(m)) => (m, 4),
+    };
+    eprintln!("contactlab: {}", message.replace('\n', " "));
+    ExitCode::from(code)
 }
 
-fn dispatch(args: &[String]) -> Result<String, String> {
-    match args.first().map(String::as_str) {
-        Some("presets") => Ok(list_presets()),
-        Some("run") => run(&args[1..]),
-        Some("lcp") => solve_lcp(&args[1..]),
-        Some("modes") => modes(&args[1..]),
-        Some("sweep") => sweep(&args[1..]),
+fn dispatch(args: &[String], out: Out) -> Result<(), Failure> {
+    let text = match args.first().map(String::as_str) {
+        Some("presets") => list_presets(),
+        Some("run") => return run(&args[1..], out),
+        Some("lcp") => return solve_lcp(&args[1..], out),
+        Some("modes") => modes(&args[1..])?,
+        Some("sweep") => sweep(&args[1..])?,
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             if args.iter().any(|a| a == "--json") {
-                Ok(bench::run_json(quick))
+                bench::run_json(quick)
             } else {
-                Ok(bench::run(quick))
+                bench::run(quick)
             }
         }
-        Some("-h") | Some("--help") | Some("help") => Ok(format!("{USAGE}\n")),
-        Some(other) => Err(format!(
-            "unknown command '{other}'; commands: presets, run, lcp, bench"
-        )),
-        None => Err("no command given; commands: presets, run, lcp, bench (see --help)".into()),
-    }
+        Some("-h") | Some("--help") | Some("help") => format!("{USAGE}\n"),
+        Some(other) => {
+            return Err(format!("unknown command '{other}'; commands: {COMMANDS}").into());
+        }
+        None => return Err(format!("no command given; commands: {COMMANDS} (see --help)").into()),
+    };
+    emit(out, &text);
+    Ok(())
 }
 
 fn list_presets() -> String {
@@ -188,13 +229,14 @@ fn number(what: &str, text: &str) -> Result<f64, String> {
 /// The simulation the options describe: preset or scene file, stepper, solver, time step.
 fn build_simulation(o: &RunOptions) -> Result<Simulation, String> {
     let e = |e: Error| e.to_string();
-    let mut sim = if o.target.ends_with(".json") || std::path::Path::new(&o.target).is_file() {
+    let path = std::path::Path::new(&o.target);
+    let mut sim = if o.target.ends_with(".json") || path.exists() {
         if !o.sets.is_empty() {
             return Err("--set applies to presets only; edit the scene file instead".into());
         }
         let text = std::fs::read_to_string(&o.target)
             .map_err(|err| format!("cannot read {}: {err}", o.target))?;
-        Simulation::from_json(&text).map_err(e)?
+        Simulation::from_json(&text).map_err(|err| format!("{}: {err}", o.target))?
     } else {
         Simulation::from_preset(&o.target, &o.sets).map_err(e)?
     };
@@ -212,27 +254,99 @@ fn build_simulation(o: &RunOptions) -> Result<Simulation, String> {
     Ok(sim)
 }
 
-fn run(args: &[String]) -> Result<String, String> {
+/// Steps that did not converge in a run, and the worst residual among them.
+#[derive(Default)]
+struct Unconverged {
+    steps: u64,
+    worst_residual: f64,
+}
+
+impl Unconverged {
+    fn note(&mut self, sim: &Simulation) {
+        let report = sim.last_report();
+        if !report.converged {
+            self.steps += 1;
+            self.worst_residual = self.worst_residual.max(report.residual);
+        }
+    }
+
+    fn into_result(self, total: usize) -> Result<(), Failure> {
+        if self.steps == 0 {
+            return Ok(());
+        }
+        Err(Failure::NotConverged(format!(
+            "{} of {total} steps did not converge (worst relative residual {}); their forces are not trustworthy",
+            self.steps,
+            contactlab::error::fmt_number(self.worst_residual)
+        )))
+    }
+}
+
+/// `run`: streams one sample every `every` steps (JSON lines or CSV), or only the digest;
+/// nothing is kept in memory but the current state.
+fn run(args: &[String], out: Out) -> Result<(), Failure> {
     let o = parse_run(args)?;
-    let e = |e: Error| e.to_string();
     let mut sim = build_simulation(&o)?;
     let duration = o.duration.unwrap_or(sim.scene().duration);
     let steps = sim.steps_for(duration);
-    let trace = sim.run(steps, o.every).map_err(e)?;
+    let every = o.every.max(1);
+    let mut unconverged = Unconverged::default();
+    let stopped = |k: usize, e: Error| {
+        Failure::Stopped(format!(
+            "step {k} of {steps} failed: {e}; the run stopped there"
+        ))
+    };
     if o.digest {
-        // The same 16-hex-digit trace digest the page and the figures show.
-        return Ok(format!("{:016x}\n", sim.digest()));
-    }
-    if o.csv {
-        Ok(trace.to_csv())
-    } else {
-        let mut out = String::new();
-        for s in &trace.samples {
-            out.push_str(&s.to_json_line());
-            out.push('\n');
+        for k in 1..=steps {
+            sim.step().map_err(|e| stopped(k, e))?;
+            unconverged.note(&sim);
         }
-        Ok(out)
+        // The same 16-hex-digit trace digest the page and the figures show.
+        emit(out, &format!("{:016x}\n", sim.digest()));
+        return unconverged.into_result(steps);
     }
+    let layout = if o.csv {
+        // The header names a column for every contact that appears, so a first pass (the
+        // run is deterministic) collects the ids without keeping any sample.
+        let mut probe = build_simulation(&o)?;
+        let mut ids: Vec<String> = Vec::new();
+        for k in 1..=steps {
+            probe.step().map_err(|e| stopped(k, e))?;
+            if k % every == 0 {
+                for c in &probe.last_report().contacts {
+                    let id = probe.contact_id(c.key);
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+        }
+        let layout = CsvLayout {
+            bodies: sim.body_layouts(),
+            contacts: ids,
+        };
+        if !emit(out, &layout.header()) {
+            return Ok(());
+        }
+        Some(layout)
+    } else {
+        None
+    };
+    for k in 1..=steps {
+        sim.step().map_err(|e| stopped(k, e))?;
+        unconverged.note(&sim);
+        if k % every == 0 {
+            let sample = sim.sample();
+            let line = match &layout {
+                Some(layout) => layout.row(&sample),
+                None => format!("{}\n", sample.to_json_line()),
+            };
+            if !emit(out, &line) {
+                return Ok(());
+            }
+        }
+    }
+    unconverged.into_result(steps)
 }
 
 #[derive(serde::Deserialize)]
@@ -244,12 +358,12 @@ struct LcpInput {
     #[serde(default)]
     solver: Option<String>,
     #[serde(default)]
-    max_iterations: Option<usize>,
+    max_iterations: Option<u64>,
     #[serde(default)]
     tolerance: Option<f64>,
 }
 
-fn solve_lcp(args: &[String]) -> Result<String, String> {
+fn solve_lcp(args: &[String], out: Out) -> Result<(), Failure> {
     let source = args
         .first()
         .ok_or("lcp: give a JSON file or - for standard input")?;
@@ -269,28 +383,47 @@ fn solve_lcp(args: &[String]) -> Result<String, String> {
         None => LcpSolverKind::Lemke,
     };
     let defaults = PgsOptions::default();
-    let options = PgsOptions {
-        max_iterations: input
+    let max_iterations = contactlab::error::check_count(
+        "max_iterations",
+        input
             .max_iterations
-            .unwrap_or(defaults.max_iterations)
-            .max(1),
-        tolerance: input.tolerance.unwrap_or(defaults.tolerance),
+            .unwrap_or(defaults.max_iterations as u64),
+        1,
+        lcp::MAX_PGS_ITERATIONS as u64,
+    )
+    .map_err(|err| err.to_string())?;
+    let tolerance = contactlab::error::check_range(
+        "tolerance",
+        input.tolerance.unwrap_or(defaults.tolerance),
+        0.0,
+        1.0,
+    )
+    .map_err(|err| err.to_string())?;
+    let options = PgsOptions {
+        max_iterations,
+        tolerance,
     };
-    if !(0.0..=1.0).contains(&options.tolerance) {
-        return Err(format!(
-            "tolerance: must be in [0, 1], got {}",
-            options.tolerance
-        ));
-    }
+    lcp::check_size(problem.len(), kind, &options).map_err(|err| err.to_string())?;
     let solution = lcp::solve(&problem, kind, &options);
-    Ok(format!(
-        "{}\n",
-        serde_json::to_string(&solution).map_err(|err| err.to_string())?
-    ))
+    emit(
+        out,
+        &format!(
+            "{}\n",
+            serde_json::to_string(&solution).map_err(|err| err.to_string())?
+        ),
+    );
+    match solution.status {
+        LcpStatus::NotConverged | LcpStatus::Inaccurate => Err(Failure::NotConverged(format!(
+            "the LCP is {} (relative residual {}): z is not an answer",
+            solution.status.label(),
+            contactlab::error::fmt_number(solution.relative_residual)
+        ))),
+        LcpStatus::Solved | LcpStatus::NoSolution => Ok(()),
+    }
 }
 
 /// `modes`: the coupled penalty-contact modes at the scene's initial state.
-fn modes(args: &[String]) -> Result<String, String> {
+fn modes(args: &[String]) -> Result<String, Failure> {
     let o = parse_run(args)?;
     let mut sim = build_simulation(&o)?;
     let analysis = sim.modes();
@@ -327,7 +460,7 @@ fn modes(args: &[String]) -> Result<String, String> {
 }
 
 /// `sweep`: one measured run per value of a parameter (or of `dt`), one JSON line each.
-fn sweep(args: &[String]) -> Result<String, String> {
+fn sweep(args: &[String]) -> Result<String, Failure> {
     let o = parse_run(args)?;
     let param = o.param.clone().ok_or("sweep: --param NAME is required")?;
     if o.values.is_empty() {

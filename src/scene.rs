@@ -4,7 +4,7 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::contact::ContactMaterial;
-use crate::error::{Error, Result, check_finite, check_non_negative, check_range};
+use crate::error::{Error, Result, check_each, check_range};
 use crate::geometry::Shape;
 use crate::integrators::{
     AccelerationSettings, ContactSettings, MoreauJeanSettings, NsgaSettings, StepperKind,
@@ -48,6 +48,36 @@ pub struct Scene {
     pub duration: f64,
 }
 
+/// The physical ranges every scene quantity must lie in (docs/scenes.md lists them): wide
+/// enough for any laboratory scene, narrow enough that no product of them overflows.
+pub mod limits {
+    /// Largest |coordinate| of a position, anchor or contact point, m.
+    pub const COORDINATE: f64 = 1e4;
+    /// Largest |angle|, rad.
+    pub const ANGLE: f64 = 1e4;
+    /// Largest |velocity component|, m/s.
+    pub const SPEED: f64 = 1e4;
+    /// Largest |angular velocity component|, rad/s.
+    pub const ANGULAR_SPEED: f64 = 1e5;
+    /// Largest |gravity component|, m/s².
+    pub const GRAVITY: f64 = 1e3;
+    /// Largest |force| or |torque| component of a load, N or N·m (a ramp's rate, N/s).
+    pub const LOAD: f64 = 1e9;
+    /// Largest spring stiffness or damping of a load, N/m or N·s/m.
+    pub const SPRING: f64 = 1e12;
+    /// Most bodies in a scene.
+    pub const BODIES: usize = 256;
+    /// Most contact points (feet) on one body.
+    pub const CONTACT_POINTS: usize = 64;
+    /// Most contacts detected at once within the margin; a step beyond it is refused.
+    pub const CONTACTS: usize = 1024;
+    /// Most loads in a scene.
+    pub const LOADS: usize = 256;
+    /// An initial overlap deeper than this fraction of the smaller body's smallest extent is
+    /// a scene error; shallower ones are accepted as a modelled penalty preload.
+    pub const INITIAL_OVERLAP: f64 = 0.1;
+}
+
 fn default_margin() -> f64 {
     1.0
 }
@@ -72,12 +102,14 @@ pub struct BodySpec {
     pub inertia: Option<f64>,
     /// Position of the body origin (centre of mass), m.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub position: [f64; 2],
     /// Angle, rad.
     #[serde(default)]
     pub angle: f64,
     /// Initial velocity, m/s.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub velocity: [f64; 2],
     /// Initial angular velocity, rad/s.
     #[serde(default)]
@@ -86,6 +118,7 @@ pub struct BodySpec {
     pub shape: ShapeSpec,
     /// Body-fixed contact points replacing the shape's corners, m.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "crate::scene_fields::array_list")]
     pub contact_points: Vec<[f64; 2]>,
 }
 
@@ -118,6 +151,7 @@ pub enum ForceSpec {
         /// Body name.
         body: String,
         /// Force, N.
+        #[serde(deserialize_with = "crate::scene_fields::array")]
         force: [f64; 2],
         /// Torque, N·m.
         #[serde(default)]
@@ -128,6 +162,7 @@ pub enum ForceSpec {
         /// Body name.
         body: String,
         /// Anchor point, m.
+        #[serde(deserialize_with = "crate::scene_fields::array")]
         anchor: [f64; 2],
         /// Stiffness, N/m (≥ 0).
         stiffness: f64,
@@ -140,6 +175,7 @@ pub enum ForceSpec {
         /// Body name.
         body: String,
         /// Rate, N/s.
+        #[serde(deserialize_with = "crate::scene_fields::array")]
         rate: [f64; 2],
         /// Start time, s.
         #[serde(default)]
@@ -166,6 +202,7 @@ pub struct StepperSpec {
     pub pgs_tolerance: f64,
     /// Baumgarte feedback [α, β] in 1/s for the acceleration stepper (absent = off).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::scene_fields::optional_array")]
     pub baumgarte: Option<[f64; 2]>,
     /// Acceleration stepper: impacts slower than this are plastic, m/s.
     pub rest_velocity: f64,
@@ -270,9 +307,25 @@ impl StepperSpec {
 }
 
 impl Scene {
-    /// Parses and validates a scene from JSON.
+    /// Parses and validates a scene from JSON (an object; the error names the field's path).
     pub fn from_json(json: &str) -> Result<Self> {
-        let scene: Scene = serde_json::from_str(json)?;
+        let trimmed = json.trim_start();
+        if !trimmed.starts_with('{') {
+            return Err(Error::Json(
+                "a scene is a JSON object {\"bodies\": [...], ...}; see docs/scenes.md".into(),
+            ));
+        }
+        let mut reader = serde_json::Deserializer::from_str(json);
+        let scene: Scene = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." || path.is_empty() {
+                Error::Json(inner.to_string())
+            } else {
+                Error::Json(format!("{path}: {inner}"))
+            }
+        })?;
+        reader.end()?;
         scene.validate()?;
         Ok(scene)
     }
@@ -285,8 +338,38 @@ impl Scene {
     /// Checks every field; the first problem found is returned with its path and range.
     pub fn validate(&self) -> Result<()> {
         let gravity = self.gravity_vector()?;
-        check_finite("gravity", &gravity.to_array())?;
+        let components = if self.is_spatial() { 3 } else { 2 };
+        check_each(
+            "gravity",
+            &gravity.to_array()[..components],
+            -limits::GRAVITY,
+            limits::GRAVITY,
+        )?;
         check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
+        let bodies = self.bodies.len() + self.spatial_bodies.len();
+        if bodies > limits::BODIES {
+            return Err(Error::field(
+                if self.is_spatial() {
+                    "spatial_bodies"
+                } else {
+                    "bodies"
+                },
+                format!(
+                    "has {bodies} bodies; at most {} are allowed in this version",
+                    limits::BODIES
+                ),
+            ));
+        }
+        if self.forces.len() > limits::LOADS {
+            return Err(Error::field(
+                "forces",
+                format!(
+                    "has {} loads; at most {} are allowed",
+                    self.forces.len(),
+                    limits::LOADS
+                ),
+            ));
+        }
         check_range("duration", self.duration, 0.0, 1e5)?;
         self.material.validate("material")?;
         self.stepper.to_kind()?;
@@ -322,8 +405,13 @@ impl Scene {
                     force,
                     torque,
                 } => {
-                    check_finite(&format!("{path}.force"), force)?;
-                    check_finite(&format!("{path}.torque"), &[*torque])?;
+                    check_each(&format!("{path}.force"), force, -limits::LOAD, limits::LOAD)?;
+                    check_range(
+                        &format!("{path}.torque"),
+                        *torque,
+                        -limits::LOAD,
+                        limits::LOAD,
+                    )?;
                     body
                 }
                 ForceSpec::Spring {
@@ -332,9 +420,19 @@ impl Scene {
                     stiffness,
                     damping,
                 } => {
-                    check_finite(&format!("{path}.anchor"), anchor)?;
-                    check_range(&format!("{path}.stiffness"), *stiffness, 0.0, 1e12)?;
-                    check_range(&format!("{path}.damping"), *damping, 0.0, 1e12)?;
+                    check_each(
+                        &format!("{path}.anchor"),
+                        anchor,
+                        -limits::COORDINATE,
+                        limits::COORDINATE,
+                    )?;
+                    check_range(
+                        &format!("{path}.stiffness"),
+                        *stiffness,
+                        0.0,
+                        limits::SPRING,
+                    )?;
+                    check_range(&format!("{path}.damping"), *damping, 0.0, limits::SPRING)?;
                     body
                 }
                 ForceSpec::Ramp {
@@ -343,10 +441,10 @@ impl Scene {
                     start,
                     max,
                 } => {
-                    check_finite(&format!("{path}.rate"), rate)?;
-                    check_non_negative(&format!("{path}.start"), *start)?;
+                    check_each(&format!("{path}.rate"), rate, -limits::LOAD, limits::LOAD)?;
+                    check_range(&format!("{path}.start"), *start, 0.0, 1e5)?;
                     if let Some(m) = max {
-                        check_non_negative(&format!("{path}.max"), *m)?;
+                        check_range(&format!("{path}.max"), *m, 0.0, limits::LOAD)?;
                     }
                     body
                 }
@@ -495,15 +593,35 @@ pub(crate) fn check_name<'a>(
 
 impl BodySpec {
     fn validate(&self, path: &str) -> Result<()> {
-        check_finite(&format!("{path}.position"), &self.position)?;
-        check_finite(&format!("{path}.angle"), &[self.angle])?;
-        check_finite(&format!("{path}.velocity"), &self.velocity)?;
-        check_finite(
-            &format!("{path}.angular_velocity"),
-            &[self.angular_velocity],
+        let c = limits::COORDINATE;
+        check_each(&format!("{path}.position"), &self.position, -c, c)?;
+        check_range(
+            &format!("{path}.angle"),
+            self.angle,
+            -limits::ANGLE,
+            limits::ANGLE,
         )?;
+        let v = limits::SPEED;
+        check_each(&format!("{path}.velocity"), &self.velocity, -v, v)?;
+        let w = limits::ANGULAR_SPEED;
+        check_range(
+            &format!("{path}.angular_velocity"),
+            self.angular_velocity,
+            -w,
+            w,
+        )?;
+        if self.contact_points.len() > limits::CONTACT_POINTS {
+            return Err(Error::field(
+                format!("{path}.contact_points"),
+                format!(
+                    "has {} points; at most {} are allowed",
+                    self.contact_points.len(),
+                    limits::CONTACT_POINTS
+                ),
+            ));
+        }
         for (k, p) in self.contact_points.iter().enumerate() {
-            check_finite(&format!("{path}.contact_points[{k}]"), p)?;
+            check_each(&format!("{path}.contact_points[{k}]"), p, -c, c)?;
         }
         match self.shape {
             ShapeSpec::HalfPlane => {

@@ -3,10 +3,11 @@
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result, check_finite, check_range};
+use crate::error::{Error, Result, check_each, check_range};
 use crate::geometry::Shape;
 use crate::model::{Body, BodyKind};
 use crate::scene::Scene;
+use crate::scene::limits;
 
 /// One body in space.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,18 +23,23 @@ pub struct SpatialBodySpec {
     pub mass: Option<f64>,
     /// Principal moments of inertia about the centre, kg·m²; default a solid sphere, (2/5) m R².
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::scene_fields::optional_array")]
     pub inertia: Option<[f64; 3]>,
     /// Position of the centre, m.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub position: [f64; 3],
     /// Orientation as a unit quaternion [w, x, y, z] (normalised on input).
     #[serde(default = "identity")]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub orientation: [f64; 4],
     /// Initial velocity, m/s.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub velocity: [f64; 3],
     /// Initial angular velocity in world axes, rad/s.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::scene_fields::array")]
     pub angular_velocity: [f64; 3],
     /// Shape.
     pub shape: SpatialShapeSpec,
@@ -58,10 +64,18 @@ pub enum SpatialShapeSpec {
 
 impl SpatialBodySpec {
     fn validate(&self, path: &str) -> Result<()> {
-        check_finite(&format!("{path}.position"), &self.position)?;
-        check_finite(&format!("{path}.orientation"), &self.orientation)?;
-        check_finite(&format!("{path}.velocity"), &self.velocity)?;
-        check_finite(&format!("{path}.angular_velocity"), &self.angular_velocity)?;
+        let c = limits::COORDINATE;
+        check_each(&format!("{path}.position"), &self.position, -c, c)?;
+        check_each(&format!("{path}.orientation"), &self.orientation, -1e3, 1e3)?;
+        let v = limits::SPEED;
+        check_each(&format!("{path}.velocity"), &self.velocity, -v, v)?;
+        let w = limits::ANGULAR_SPEED;
+        check_each(
+            &format!("{path}.angular_velocity"),
+            &self.angular_velocity,
+            -w,
+            w,
+        )?;
         let norm = self.orientation.iter().map(|x| x * x).sum::<f64>().sqrt();
         if norm < 1e-9 {
             return Err(Error::field(

@@ -4,16 +4,17 @@
 
 use nalgebra::DVector;
 
-use crate::contact::{Contact, ContactKey, detect_contacts};
-use crate::error::{Error, Result, check_finite, check_range};
+use crate::contact::{Contact, ContactKey, contact_capacity, contact_rows, detect_contacts};
+use crate::error::{Error, Result, check_finite, check_range, fmt_number};
+use crate::geometry::Shape;
 use crate::integrators::acceleration::acceleration_lcp;
 use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
 use crate::lcp::Lcp;
 use crate::model::{AppliedForce, ForceLaw, System};
 use crate::modes::{self, ModalAnalysis};
 use crate::presets::{self, Preset};
-use crate::scene::Scene;
-use crate::trace::{BodySample, ContactSample, Sample, Trace};
+use crate::scene::{Scene, limits};
+use crate::trace::{BodyLayout, BodySample, ContactSample, Sample, Trace};
 
 /// A scene being stepped.
 pub struct Simulation {
@@ -27,7 +28,12 @@ pub struct Simulation {
     last: StepReport,
     acceleration: DVector<f64>,
     digest: u64,
+    /// True when the scene could exceed [`limits::CONTACTS`] (then each step counts first).
+    count_contacts: bool,
 }
+
+/// A state component beyond this (m, rad, m/s or rad/s) means the motion diverged.
+pub const DIVERGED: f64 = 1e8;
 
 /// FNV-1a offset basis: the digest of an empty trace.
 const DIGEST_SEED: u64 = 0xcbf2_9ce4_8422_2325;
@@ -43,15 +49,113 @@ fn fold_digest(mut hash: u64, values: &[f64]) -> u64 {
     hash
 }
 
+/// The step's state and outputs are finite and bounded, or the error says what went wrong.
+fn check_outcome(system: &crate::model::System, report: &StepReport) -> Result<()> {
+    let worst = system.q.iter().chain(system.v.iter()).fold(0.0f64, |a, x| {
+        if x.is_finite() {
+            a.max(x.abs())
+        } else {
+            f64::INFINITY
+        }
+    });
+    if !worst.is_finite() {
+        return Err(Error::Solver(
+            "the state became non-finite (is the time step above the stability limit?); the step was not taken"
+                .into(),
+        ));
+    }
+    if worst > DIVERGED {
+        return Err(Error::Solver(format!(
+            "the motion diverged (a coordinate or velocity reached {}, beyond {}): is the time step above the stability limit? The step was not taken",
+            fmt_number(worst),
+            fmt_number(DIVERGED)
+        )));
+    }
+    let finite = report.contacts.iter().all(|c| {
+        [c.gap, c.gap_rate, c.normal, c.impulse, c.friction]
+            .iter()
+            .all(|x| x.is_finite())
+    }) && report.residual.is_finite();
+    if !finite {
+        return Err(Error::Solver(
+            "a contact force, gap or residual of the step is not finite; the step was not taken"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses bodies that start inside each other beyond the tolerance, naming the pair and depth.
+fn check_initial_overlap(scene: &Scene, system: &crate::model::System) -> Result<()> {
+    let list = if scene.is_spatial() {
+        "spatial_bodies"
+    } else {
+        "bodies"
+    };
+    // Coincident round bodies have no contact normal, so detection does not see them.
+    let round = |i: usize| match system.bodies[i].shape {
+        Shape::Disk { radius } | Shape::Sphere { radius } => Some(radius),
+        _ => None,
+    };
+    let mut overlaps: Vec<(usize, usize, f64)> = Vec::new();
+    for i in 0..system.bodies.len() {
+        for j in (i + 1)..system.bodies.len() {
+            if let (Some(ri), Some(rj)) = (round(i), round(j)) {
+                let d = (system.bodies[i].position3(&system.q)
+                    - system.bodies[j].position3(&system.q))
+                .length();
+                if d <= 1e-12 * (ri + rj) {
+                    overlaps.push((i, j, ri + rj - d));
+                }
+            }
+        }
+    }
+    overlaps.extend(
+        contact_rows(system, &system.q, 0.0)
+            .into_iter()
+            .filter(|c| c.gap < 0.0)
+            .map(|c| {
+                let (a, b, _) = c.key.point_body_first();
+                (a, b, -c.gap)
+            }),
+    );
+    for (a, b, depth) in overlaps {
+        let (body_a, body_b) = (&system.bodies[a], &system.bodies[b]);
+        let extent = body_a
+            .shape
+            .smallest_extent()
+            .min(body_b.shape.smallest_extent());
+        let allowed = limits::INITIAL_OVERLAP * extent;
+        if depth > allowed {
+            let moving = if body_a.is_fixed() { b } else { a };
+            return Err(Error::field(
+                format!("{list}[{moving}].position"),
+                format!(
+                    "'{}' starts {} m inside '{}', more than {} % of the smaller body's extent ({} m); move them apart",
+                    body_a.name,
+                    fmt_number(depth),
+                    body_b.name,
+                    fmt_number(100.0 * limits::INITIAL_OVERLAP),
+                    fmt_number(extent)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Simulation {
-    /// A simulation of a validated scene.
+    /// A simulation of a validated scene; bodies that start overlapping by more than
+    /// [`limits::INITIAL_OVERLAP`] of the smaller one's extent are refused.
     pub fn from_scene(scene: Scene) -> Result<Self> {
         let (system, settings, kind) = scene.build()?;
+        check_initial_overlap(&scene, &system)?;
         let dt = scene.stepper.dt;
         let acceleration = DVector::zeros(system.dofs());
         Ok(Self {
             acceleration,
             digest: DIGEST_SEED,
+            count_contacts: contact_capacity(&system) > limits::CONTACTS,
             stepper: kind.build(),
             scene,
             preset: None,
@@ -126,25 +230,27 @@ impl Simulation {
     }
 
     /// Advances one step of h. On error (q, v, t) are unchanged; a step refused because the
-    /// state became non-finite also clears the stepper's warm start and active set.
+    /// state became non-finite or diverged (a component beyond [`DIVERGED`]), or because a
+    /// reported force or gap is not finite, also clears the stepper's warm start and active set.
     pub fn step(&mut self) -> Result<&StepReport> {
+        if self.count_contacts {
+            let n = contact_rows(&self.system, &self.system.q, self.settings.margin).len();
+            if n > limits::CONTACTS {
+                return Err(Error::Solver(format!(
+                    "{n} contacts are within the contact margin ({} m); at most {} are solved at once in this version: lower contact_margin or use fewer bodies",
+                    fmt_number(self.settings.margin),
+                    limits::CONTACTS
+                )));
+            }
+        }
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
         let report = self
             .stepper
             .step(&mut self.system, &self.settings, self.dt)?;
-        let finite = self
-            .system
-            .q
-            .iter()
-            .chain(self.system.v.iter())
-            .all(|x| x.is_finite());
-        if !finite {
+        if let Err(e) = check_outcome(&self.system, &report) {
             (self.system.q, self.system.v, self.system.t) = before;
             self.stepper.reset();
-            return Err(Error::Solver(
-                "the state became non-finite (is the time step above the stability limit?); the step was not taken"
-                    .into(),
-            ));
+            return Err(e);
         }
         self.acceleration = (&self.system.v - &before.1) / self.dt;
         self.digest = fold_digest(self.digest, &[self.system.t]);
@@ -165,16 +271,26 @@ impl Simulation {
         &self.acceleration
     }
 
-    /// An empty trace with this system's moving bodies named (for CSV columns).
+    /// The CSV column layout of each moving body, from its kind.
+    pub fn body_layouts(&self) -> Vec<BodyLayout> {
+        self.system
+            .bodies
+            .iter()
+            .filter(|b| !b.is_fixed())
+            .map(|b| {
+                let (q, v) = b.coordinate_names();
+                BodyLayout {
+                    name: b.name.clone(),
+                    columns: q.iter().chain(v).copied().collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// An empty trace with this system's moving bodies laid out (for CSV columns).
     pub fn empty_trace(&self) -> Trace {
         Trace {
-            body_names: self
-                .system
-                .bodies
-                .iter()
-                .filter(|b| !b.is_fixed())
-                .map(|b| b.name.clone())
-                .collect(),
+            bodies: self.body_layouts(),
             samples: Vec::new(),
         }
     }
@@ -240,6 +356,7 @@ impl Simulation {
             iterations: self.last.iterations,
             residual: self.last.residual,
             converged: self.last.converged,
+            solver: self.last.solver,
         }
     }
 
@@ -356,6 +473,8 @@ impl Simulation {
         let values = preset.values(&next)?;
         let scene = preset.scene(&values)?;
         let (mut system, settings, kind) = scene.build()?;
+        check_initial_overlap(&scene, &system)?;
+        self.count_contacts = contact_capacity(&system) > limits::CONTACTS;
         if system.q.len() == self.system.q.len() {
             system.q = self.system.q.clone();
             system.v = self.system.v.clone();

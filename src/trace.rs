@@ -4,14 +4,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::integrators::{ContactState, LawReport};
+use crate::integrators::{ContactState, LawReport, StepSolver};
 
 /// One body in a sample.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BodySample {
-    /// Generalized positions of the body (x, y, θ), m and rad.
+    /// Generalized positions of the body ((x, y, θ) in the plane; (x, y, z, q_w, q_x, q_y,
+    /// q_z) in space), m, rad and unit quaternion; names in [`BodyLayout`].
     pub q: Vec<f64>,
-    /// Generalized velocities (vx, vy, ω), m/s and rad/s.
+    /// Generalized velocities ((vx, vy, ω); (v, ω) in world axes in space), m/s and rad/s.
     pub v: Vec<f64>,
 }
 
@@ -58,10 +59,13 @@ pub struct Sample {
     pub modal_energy: Vec<f64>,
     /// Solver iterations in the step.
     pub iterations: usize,
-    /// Largest complementarity residual of the step.
+    /// Largest relative (scale-free) residual of the step's solves.
     pub residual: f64,
-    /// False when an iterative solver hit its cap.
+    /// False when a solve did not reach its tolerance.
     pub converged: bool,
+    /// The method that produced the step's contact forces (`lemke`, `newton`,
+    /// `lemke-fallback`, …; `none` without a contact problem).
+    pub solver: StepSolver,
 }
 
 impl Sample {
@@ -71,78 +75,135 @@ impl Sample {
     }
 }
 
+/// The CSV columns of one moving body: its name and the names (with units) of its
+/// generalized positions and then velocities, from its kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BodyLayout {
+    /// Body name (the column prefix).
+    pub name: String,
+    /// Column names with units, q first then v, e.g. `x [m]`, `qw [1]`, `omega [rad/s]`.
+    pub columns: Vec<&'static str>,
+}
+
+/// The columns of each contact.
+const CONTACT_COLUMNS: [&str; 6] = [
+    "gap [m]",
+    "gap_rate [m/s]",
+    "normal [N]",
+    "impulse [N s]",
+    "friction [N]",
+    "state",
+];
+
+/// The columns after the contacts.
+const STEP_COLUMNS: &str = "energy [J],iterations,residual [1],converged,solver";
+
+/// Writes samples as CSV rows under a fixed header: one column per value, each named with its
+/// unit, for every kind of body; rows can be written one at a time (streaming).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsvLayout {
+    /// The moving bodies.
+    pub bodies: Vec<BodyLayout>,
+    /// The contact ids that get columns (empty cells where a contact is absent).
+    pub contacts: Vec<String>,
+}
+
+impl CsvLayout {
+    /// The header line (with its newline).
+    pub fn header(&self) -> String {
+        let mut out = String::from("t [s]");
+        for b in &self.bodies {
+            for col in &b.columns {
+                let _ = write!(out, ",{}.{col}", b.name);
+            }
+        }
+        for id in &self.contacts {
+            for col in CONTACT_COLUMNS {
+                let _ = write!(out, ",{id}.{col}");
+            }
+        }
+        let _ = writeln!(out, ",{STEP_COLUMNS}");
+        out
+    }
+
+    /// The row of one sample (with its newline).
+    pub fn row(&self, s: &Sample) -> String {
+        let mut out = String::new();
+        let _ = write!(out, "{}", s.t);
+        for (layout, b) in self.bodies.iter().zip(&s.bodies) {
+            let values: Vec<f64> = b.q.iter().chain(&b.v).copied().collect();
+            for k in 0..layout.columns.len() {
+                match values.get(k) {
+                    Some(x) => {
+                        let _ = write!(out, ",{x}");
+                    }
+                    None => out.push(','),
+                }
+            }
+        }
+        for id in &self.contacts {
+            match s.contacts.iter().find(|c| c.id == *id) {
+                Some(c) => {
+                    let _ = write!(
+                        out,
+                        ",{},{},{},{},{},{}",
+                        c.gap,
+                        c.gap_rate,
+                        c.normal,
+                        c.impulse,
+                        c.friction,
+                        c.state.label()
+                    );
+                }
+                None => out.push_str(",,,,,,"),
+            }
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{}",
+            s.energy,
+            s.iterations,
+            s.residual,
+            s.converged,
+            s.solver.label()
+        );
+        out
+    }
+}
+
 /// A sequence of samples with CSV export.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Trace {
-    /// Names of the moving bodies (CSV column prefixes).
-    pub body_names: Vec<String>,
+    /// The moving bodies' column layouts.
+    pub bodies: Vec<BodyLayout>,
     /// The samples, in time order.
     pub samples: Vec<Sample>,
 }
 
 impl Trace {
+    /// Every contact id seen in the samples, in order of first appearance.
+    pub fn contact_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::new();
+        for s in &self.samples {
+            for c in &s.contacts {
+                if !ids.contains(&c.id) {
+                    ids.push(c.id.clone());
+                }
+            }
+        }
+        ids
+    }
+
     /// CSV with a header naming quantity and unit; contact columns for every contact id seen,
     /// empty where a contact was not within the margin.
     pub fn to_csv(&self) -> String {
-        let mut ids: Vec<&str> = Vec::new();
+        let layout = CsvLayout {
+            bodies: self.bodies.clone(),
+            contacts: self.contact_ids(),
+        };
+        let mut out = layout.header();
         for s in &self.samples {
-            for c in &s.contacts {
-                if !ids.contains(&c.id.as_str()) {
-                    ids.push(&c.id);
-                }
-            }
-        }
-        let mut out = String::from("t [s]");
-        for b in &self.body_names {
-            for col in [
-                "x [m]",
-                "y [m]",
-                "theta [rad]",
-                "vx [m/s]",
-                "vy [m/s]",
-                "omega [rad/s]",
-            ] {
-                let _ = write!(out, ",{b}.{col}");
-            }
-        }
-        for id in &ids {
-            for col in [
-                "gap [m]",
-                "gap_rate [m/s]",
-                "normal [N]",
-                "impulse [N s]",
-                "friction [N]",
-                "state",
-            ] {
-                let _ = write!(out, ",{id}.{col}");
-            }
-        }
-        out.push_str(",energy [J],iterations,residual\n");
-        for s in &self.samples {
-            let _ = write!(out, "{}", s.t);
-            for b in &s.bodies {
-                for x in b.q.iter().chain(&b.v) {
-                    let _ = write!(out, ",{x}");
-                }
-            }
-            for id in &ids {
-                match s.contacts.iter().find(|c| c.id == *id) {
-                    Some(c) => {
-                        let _ = write!(
-                            out,
-                            ",{},{},{},{},{},{}",
-                            c.gap,
-                            c.gap_rate,
-                            c.normal,
-                            c.impulse,
-                            c.friction,
-                            c.state.label()
-                        );
-                    }
-                    None => out.push_str(",,,,,,"),
-                }
-            }
-            let _ = writeln!(out, ",{},{},{}", s.energy, s.iterations, s.residual);
+            out.push_str(&layout.row(s));
         }
         out
     }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Result, check_non_negative, check_positive, check_range};
+use crate::error::{Result, check_range};
 
 /// Material parameters of a contact (scene-wide in this version).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -38,10 +38,10 @@ impl Default for ContactMaterial {
 impl ContactMaterial {
     /// Checks every field; the error names it (prefixed by `path`) and the allowed range.
     pub fn validate(&self, path: &str) -> Result<()> {
-        check_non_negative(&format!("{path}.friction"), self.friction)?;
+        check_range(&format!("{path}.friction"), self.friction, 0.0, 100.0)?;
         check_range(&format!("{path}.restitution"), self.restitution, 0.0, 1.0)?;
-        check_positive(&format!("{path}.stiffness"), self.stiffness)?;
-        check_non_negative(&format!("{path}.damping"), self.damping)?;
+        check_range(&format!("{path}.stiffness"), self.stiffness, 1e-3, 1e12)?;
+        check_range(&format!("{path}.damping"), self.damping, 0.0, 1e9)?;
         check_range(
             &format!("{path}.rolling_resistance"),
             self.rolling_resistance,

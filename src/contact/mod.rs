@@ -118,6 +118,26 @@ impl Contact {
     }
 }
 
+/// An upper bound on the contacts the system can ever have at once: over every pair that
+/// can touch, the point features each body offers the other.
+pub fn contact_capacity(system: &System) -> usize {
+    let features: Vec<usize> = system
+        .bodies
+        .iter()
+        .map(|b| b.shape.point_feature_count(b.contact_points.len()))
+        .collect();
+    let mut total = 0usize;
+    for i in 0..system.bodies.len() {
+        for j in (i + 1)..system.bodies.len() {
+            if system.bodies[i].is_fixed() && system.bodies[j].is_fixed() {
+                continue;
+            }
+            total = total.saturating_add(features[i] + features[j]);
+        }
+    }
+    total
+}
+
 /// All candidate contacts at positions `q` with gap ≤ `margin`, sorted by key.
 pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
     let mut out = Vec::new();

@@ -44,6 +44,29 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The smallest extent of the shape, m (box: the shorter side; disk and sphere: the
+    /// diameter; ∞ for a half-plane or plane): the scale an overlap is judged against.
+    pub fn smallest_extent(&self) -> f64 {
+        match self {
+            Shape::HalfPlane | Shape::Plane => f64::INFINITY,
+            Shape::Box { half_extents } => 2.0 * half_extents.x.min(half_extents.y),
+            Shape::Disk { radius } | Shape::Sphere { radius } => 2.0 * radius,
+        }
+    }
+
+    /// Point features the shape offers to another body's surface (box corners, or the body's
+    /// feet when it has some; one for a disk or sphere centre): an upper bound per pair.
+    pub fn point_feature_count(&self, feet: usize) -> usize {
+        if feet > 0 {
+            return feet;
+        }
+        match self {
+            Shape::Box { .. } => 4,
+            Shape::Disk { .. } | Shape::Sphere { .. } => 1,
+            Shape::HalfPlane | Shape::Plane => 0,
+        }
+    }
+
     /// Radius of a circle about the body origin that contains the shape (∞ for a half-plane).
     pub fn bounding_radius(&self) -> f64 {
         match self {

@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::DVector;
 
 use super::{
-    ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper,
+    ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, StepSolver, Stepper,
     lcp_converged,
 };
 use crate::contact::{Contact, ContactKey, Delassus, detect_contacts};
@@ -155,11 +155,14 @@ impl AccelerationStepper {
                 u + e * u.min(0.0)
             }),
         );
-        let sol = self.solve(&Lcp::new(delassus.dense(), q)?);
+        let sol = self.solve(&Lcp::for_contacts(delassus.dense(), q, "impact")?);
         check_solution(&sol, "impact")?;
-        report.iterations += sol.iterations;
-        report.residual = report.residual.max(sol.residual);
-        report.converged &= lcp_converged(sol.status);
+        report.record_solve(
+            StepSolver::of_lcp(self.settings.solver),
+            sol.iterations,
+            sol.relative_residual,
+            lcp_converged(sol.status),
+        );
         for (i, c) in closed.iter().enumerate() {
             let p = sol.z[i];
             if p > 0.0 {
@@ -202,9 +205,12 @@ impl AccelerationStepper {
         let (lcp, delassus) = acceleration_lcp(system, &active, &free, self.settings.baumgarte)?;
         let sol = self.solve(&lcp);
         check_solution(&sol, "acceleration")?;
-        report.iterations += sol.iterations;
-        report.residual = report.residual.max(sol.residual);
-        report.converged &= lcp_converged(sol.status);
+        report.record_solve(
+            StepSolver::of_lcp(self.settings.solver),
+            sol.iterations,
+            sol.relative_residual,
+            lcp_converged(sol.status),
+        );
         let mut a = free;
         let mut forces = Vec::with_capacity(active.len());
         for (i, c) in active.iter().enumerate() {
@@ -274,7 +280,10 @@ pub fn acceleration_lcp(
             bi
         }),
     );
-    Ok((Lcp::new(delassus.dense(), b)?, delassus))
+    Ok((
+        Lcp::for_contacts(delassus.dense(), b, "acceleration")?,
+        delassus,
+    ))
 }
 
 /// (q, v) after holding acceleration `a` for `tau` seconds.

@@ -127,9 +127,12 @@ pub(crate) fn solve_impulses<'a>(
         }
         let solution =
             crate::laws::solve(&problem.w, &u_free, &problem.blocks, Some(&guess), options);
-        report.iterations += solution.iterations;
-        report.residual = report.residual.max(solution.residual);
-        report.converged &= solution.converged;
+        report.record_solve(
+            super::StepSolver::of_laws(solution.method),
+            solution.iterations,
+            solution.residual,
+            solution.converged,
+        );
         dv += problem.velocity_change(&solution.lambda, system.dofs());
         solved.push(SolvedImpulses {
             contacts: members,

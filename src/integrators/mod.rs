@@ -129,6 +129,61 @@ impl ContactReport {
     }
 }
 
+/// The method that produced a step's contact forces; when a step solves several problems,
+/// the report keeps the last in this order (a fallback outranks the normal path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepSolver {
+    /// No contact problem was solved (no contact, or a closed-form law such as explicit penalty).
+    #[default]
+    None,
+    /// Lexicographic Lemke on an LCP.
+    Lemke,
+    /// Projected Gauss–Seidel on an LCP.
+    Pgs,
+    /// Semismooth Newton (the augmented-Lagrangian laws, or the implicit penalty's loaded set).
+    Newton,
+    /// Newton stalled; the polyhedral LCP by Lemke, polished by Newton, solved the laws.
+    LemkeFallback,
+    /// Newton stalled; the polygon's multipliers were kept (inside the laws; not converged).
+    Polyhedral,
+    /// No method reached the tolerance; the multipliers were projected onto their laws.
+    Failed,
+}
+
+impl StepSolver {
+    /// The label used in traces and on the page.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Lemke => "lemke",
+            Self::Pgs => "pgs",
+            Self::Newton => "newton",
+            Self::LemkeFallback => "lemke-fallback",
+            Self::Polyhedral => "polyhedral",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// The solver of an LCP solve.
+    pub fn of_lcp(kind: crate::lcp::LcpSolverKind) -> Self {
+        match kind {
+            crate::lcp::LcpSolverKind::Lemke => Self::Lemke,
+            crate::lcp::LcpSolverKind::Pgs => Self::Pgs,
+        }
+    }
+
+    /// The solver of a law solve.
+    pub fn of_laws(method: crate::laws::LawMethod) -> Self {
+        match method {
+            crate::laws::LawMethod::Newton => Self::Newton,
+            crate::laws::LawMethod::LemkeFallback => Self::LemkeFallback,
+            crate::laws::LawMethod::PolyhedralOnly => Self::Polyhedral,
+            crate::laws::LawMethod::Failed => Self::Failed,
+        }
+    }
+}
+
 /// What one step did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepReport {
@@ -136,12 +191,31 @@ pub struct StepReport {
     pub contacts: Vec<ContactReport>,
     /// Solver iterations (pivots, sweeps, Newton iterations) summed over the solves of the step.
     pub iterations: usize,
-    /// Largest complementarity residual of the step's solves.
+    /// Largest relative (scale-free) residual of the step's solves.
     pub residual: f64,
-    /// False when an iterative solve hit its cap (the forces are then not trustworthy).
+    /// False when a solve did not reach its tolerance (the forces are then not trustworthy,
+    /// though every multiplier still satisfies its law).
     pub converged: bool,
     /// Events (gap closures) located inside the step.
     pub events: usize,
+    /// The method that produced the contact forces (the most exceptional one of the step).
+    pub solver: StepSolver,
+}
+
+impl StepReport {
+    /// Folds one solve's evidence into the report.
+    pub(crate) fn record_solve(
+        &mut self,
+        solver: StepSolver,
+        iterations: usize,
+        residual: f64,
+        converged: bool,
+    ) {
+        self.solver = self.solver.max(solver);
+        self.iterations += iterations;
+        self.residual = self.residual.max(residual);
+        self.converged &= converged;
+    }
 }
 
 impl Default for StepReport {
@@ -153,6 +227,7 @@ impl Default for StepReport {
             residual: 0.0,
             converged: true,
             events: 0,
+            solver: StepSolver::None,
         }
     }
 }

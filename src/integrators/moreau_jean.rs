@@ -142,7 +142,7 @@ impl MoreauJeanStepper {
                 } else {
                     (w, DVector::from_vec(free_normal))
                 };
-                let sol = solve_lemke(&Lcp::new(m, q)?);
+                let sol = solve_lemke(&Lcp::for_contacts(m, q, "Moreau–Jean impulse")?);
                 if sol.status == LcpStatus::NoSolution {
                     return Err(Error::Solver(
                         "the Moreau–Jean impulse LCP has no solution (Lemke ended on a ray); the step was not taken"
@@ -159,8 +159,8 @@ impl MoreauJeanStepper {
                     normal,
                     tangent,
                     iterations: sol.iterations,
-                    residual: sol.residual,
-                    converged: true,
+                    residual: sol.relative_residual,
+                    converged: sol.status == LcpStatus::Solved,
                 })
             }
         }
@@ -243,9 +243,12 @@ impl Stepper for MoreauJeanStepper {
                 impulses.push((c.key, sol.normal[i], sol.tangent[i], c.gap_rate(&system.v)));
             }
             v_next += system.mass().apply_inverse(&r);
-            report.iterations = sol.iterations;
-            report.residual = sol.residual;
-            report.converged = sol.converged;
+            report.record_solve(
+                super::StepSolver::of_lcp(self.settings.solver),
+                sol.iterations,
+                sol.residual,
+                sol.converged,
+            );
         }
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;

@@ -248,9 +248,12 @@ impl Stepper for NsgaStepper {
                     None,
                     &self.settings.newton,
                 );
-                report.iterations += solution.iterations;
-                report.residual = report.residual.max(solution.residual);
-                report.converged &= solution.converged;
+                report.record_solve(
+                    super::StepSolver::of_laws(solution.method),
+                    solution.iterations,
+                    solution.residual,
+                    solution.converged,
+                );
                 correction += problem.velocity_change(&solution.lambda, system.dofs());
             }
             q_next = system.displace(&q_next, &correction);

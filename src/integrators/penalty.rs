@@ -69,7 +69,7 @@ impl PenaltyStepper {
         f: &DVector<f64>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<(DVector<f64>, usize)> {
+    ) -> Result<(DVector<f64>, usize, bool)> {
         let (k, c) = (settings.material.stiffness, settings.material.damping);
         let mass = system.mass().to_dense();
         let momentum = system.mass().apply(&system.v) + f * h;
@@ -98,11 +98,13 @@ impl PenaltyStepper {
                 .solve(&rhs);
             let next = loaded(&v);
             if next == set {
-                return Ok((v, iteration));
+                return Ok((v, iteration, true));
             }
             set = next;
         }
-        Ok((v, 50))
+        // The loaded set still changes: the velocities are not a solution of the step's
+        // equations, and the report says so.
+        Ok((v, 50, false))
     }
 }
 
@@ -138,8 +140,9 @@ impl Stepper for PenaltyStepper {
                 (&system.v + system.mass().apply_inverse(&total) * h, forces)
             }
             PenaltyScheme::Implicit => {
-                let (v, iterations) = Self::implicit_velocity(system, &contacts, &f, settings, h)?;
-                report.iterations = iterations;
+                let (v, iterations, converged) =
+                    Self::implicit_velocity(system, &contacts, &f, settings, h)?;
+                report.record_solve(super::StepSolver::Newton, iterations, 0.0, converged);
                 let forces = contacts
                     .iter()
                     .map(|ct| {

@@ -20,8 +20,16 @@
 //! The residual R(λ) = λ − P(σ(λ)) is piecewise smooth; Newton uses its generalized Jacobian
 //! ∂R/∂λ = I − ∂P/∂σ (I − r W) − ∂P/∂r ∂r/∂λ, whose branches are the gap / stick / slip (and
 //! rolling, spinning) cases of the seed's Eqs. 55–58, with a backtracking line search on ‖R‖.
+//!
+//! Newton is not globally convergent on frictional problems (they are not monotone). When it
+//! stalls, [`solve`] falls back to the polyhedral LCP solved by Lemke ([`polyhedral`]), exact
+//! for one-dimensional laws and inscribed in the discs otherwise, and restarts Newton from
+//! there. Whatever happens, the multipliers returned satisfy their laws' admissible sets
+//! (λ_N ≥ 0, ‖λ_T‖ ≤ μλ_N, ‖λ_R‖ ≤ ρλ_N, |λ_S| ≤ γλ_N): a step that did not converge says so
+//! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
+pub mod polyhedral;
 pub mod projection;
 
 use nalgebra::{DMatrix, DVector};
@@ -60,6 +68,33 @@ pub struct LawCases {
     pub spinning: bool,
 }
 
+/// Which method produced a law solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum LawMethod {
+    /// Semismooth Newton from the warm start converged.
+    #[default]
+    Newton,
+    /// Newton stalled; the polyhedral LCP (Lemke), polished by Newton, solved it exactly.
+    LemkeFallback,
+    /// Newton stalled and could not polish the polyhedral answer: the multipliers are the
+    /// polygon's (inside every law, approximate for discs); the solve is not converged.
+    PolyhedralOnly,
+    /// Neither method reached the tolerance; the last Newton iterate projected onto the laws.
+    Failed,
+}
+
+impl LawMethod {
+    /// The label used in traces (`newton`, `lemke-fallback`, `polyhedral`, `failed`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Newton => "newton",
+            Self::LemkeFallback => "lemke-fallback",
+            Self::PolyhedralOnly => "polyhedral",
+            Self::Failed => "failed",
+        }
+    }
+}
+
 /// Newton settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewtonOptions {
@@ -91,12 +126,15 @@ pub struct LawSolution {
     pub u: DVector<f64>,
     /// Per contact, which case each law is in.
     pub cases: Vec<LawCases>,
-    /// Newton iterations used.
+    /// Newton iterations (and Lemke pivots, after a fallback) used.
     pub iterations: usize,
-    /// ‖R‖∞ at the end, in multiplier units.
+    /// ‖R‖∞ at the end relative to the problem's impulse scale (the quantity compared with
+    /// the tolerance).
     pub residual: f64,
     /// True when the tolerance was met.
     pub converged: bool,
+    /// Which method produced λ.
+    pub method: LawMethod,
 }
 
 /// Residual R(λ), its generalized Jacobian, and the cases, for augmentation `r`.
@@ -175,8 +213,87 @@ fn residual(
     (res, jac, cases)
 }
 
-/// Solves the laws for λ given u = u_free + W λ, starting from `guess`.
+/// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton,
+/// then (if it stalls) the polyhedral LCP by Lemke polished by Newton; the answer always
+/// satisfies every law's admissible set, and `converged`/`method` say how it was found.
 pub fn solve(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+) -> LawSolution {
+    let first = newton(w, u_free, blocks, guess, options);
+    let mut best = if first.converged {
+        first
+    } else {
+        match polyhedral::solve(w, u_free, blocks) {
+            Some(poly) => {
+                let mut polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
+                polished.iterations += first.iterations + poly.pivots;
+                if polished.converged {
+                    polished.method = LawMethod::LemkeFallback;
+                    polished
+                } else {
+                    // The polygon's answer: inside every law; exact for one-dimensional laws.
+                    let mut own = newton(
+                        w,
+                        u_free,
+                        blocks,
+                        Some(&poly.lambda),
+                        &NewtonOptions {
+                            max_iterations: 0,
+                            ..*options
+                        },
+                    );
+                    own.iterations = polished.iterations;
+                    own.method = LawMethod::PolyhedralOnly;
+                    own
+                }
+            }
+            None => LawSolution {
+                method: LawMethod::Failed,
+                ..first
+            },
+        }
+    };
+    if !best.converged {
+        // Never hand out a multiplier outside its law, whatever the iteration left.
+        best.lambda = project_onto_laws(&best.lambda, blocks);
+        best.u = u_free + w * &best.lambda;
+    }
+    best
+}
+
+/// λ projected onto the admissible sets: λ_N ≥ 0, then each law's ball of radius cλ_N.
+pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<f64> {
+    let mut out = lambda.clone();
+    for b in blocks {
+        let normal = out[b.offset].max(0.0);
+        out[b.offset] = normal;
+        let t0 = b.offset + 1;
+        let r0 = t0 + b.tangents;
+        let s0 = r0 + b.rolling;
+        for (start, len, coefficient) in [
+            (t0, b.tangents, b.friction),
+            (r0, b.rolling, b.rolling_resistance),
+            (s0, b.spin, b.spinning_resistance),
+        ] {
+            if len == 0 {
+                continue;
+            }
+            let x = DVector::from_fn(len, |k, _| out[start + k]);
+            let (p, ..) = project_ball(&x, coefficient * normal);
+            for k in 0..len {
+                out[start + k] = p[k];
+            }
+        }
+    }
+    out
+}
+
+/// Semismooth Newton with a backtracking line search from `guess`.
+fn newton(
     w: &DMatrix<f64>,
     u_free: &DVector<f64>,
     blocks: &[LawBlock],
@@ -245,12 +362,14 @@ pub fn solve(
         norm = res.amax();
     }
     let u = u_free + w * &lambda;
+    let converged = norm <= target && lambda.iter().all(|x| x.is_finite());
     LawSolution {
         lambda,
         u,
         cases,
         iterations,
-        residual: norm,
-        converged: norm <= target,
+        residual: norm / scale,
+        converged,
+        method: LawMethod::Newton,
     }
 }

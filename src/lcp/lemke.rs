@@ -21,11 +21,25 @@
 //!
 //! The basis inverse B⁻¹ is kept explicitly (n×n) and updated by one elimination per pivot,
 //! O(n²) a pivot. The answer is then polished: with the active set S = {i : zᵢ > 0} fixed, the
-//! equations M_SS z_S = −q_S are solved by LU so the reported z is exact to rounding.
+//! equations M_SS z_S = −q_S are solved by LU (with one step of iterative refinement) so the
+//! reported z is exact to rounding.
+//!
+//! Scale. Contact problems mix masses, stiffnesses and loads over many decades, and a pivot
+//! tolerance in absolute units would refuse good pivots of a problem with large |q| (or accept
+//! noise in one with small |q|). So the path runs on the equilibrated problem
+//!
+//! ```text
+//!     z = s D z′,   M′ = D M D,   q′ = D q / s,    Dᵢᵢ = 1/√Mᵢᵢ (or 1/√maxⱼ|Mᵢⱼ|),  s = maxᵢ |(D q)ᵢ|,
+//! ```
+//!
+//! which has the same complementarity pairs, a unit diagonal and |q′| ≤ 1, and its pivot test
+//! is relative to the entering column. The answer is `solved` only if its relative residual
+//! (see [`super::relative_residual`]) is at most [`super::LEMKE_TOLERANCE`], otherwise
+//! [`LcpStatus::Inaccurate`].
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Lcp, LcpSolution, LcpStatus};
+use super::{LEMKE_TOLERANCE, Lcp, LcpSolution, LcpStatus};
 
 /// Index of a variable in the augmented problem: w₀…wₙ₋₁, z₀…zₙ₋₁, then the artificial z₀.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,15 +49,80 @@ enum Var {
     Artificial,
 }
 
-/// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`].
+/// A pivot-column entry counts as positive above this fraction of the column's largest entry.
+const PIVOT_TOLERANCE: f64 = 1e-11;
+
+/// How the complementary pivoting path ended.
+enum PathEnd {
+    /// z₀ left the basis: the basic z is a solution.
+    Solution(DVector<f64>),
+    /// The entering column had no positive entry.
+    Ray,
+    /// The pivot cap was reached (cycling through rounding).
+    Cap,
+}
+
+/// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`]
+/// (a secondary ray), [`LcpStatus::NotConverged`] (pivot cap) or [`LcpStatus::Inaccurate`].
 pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
     let n = lcp.len();
     if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
-        return LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::Solved, 0);
+        return LcpSolution::checked(lcp, DVector::zeros(n), 0, LEMKE_TOLERANCE);
     }
-    let scale = 1.0 + lcp.m.amax().max(lcp.q.amax());
-    let pivot_tol = 1e-13 * scale;
+    let scaled = Equilibrated::new(lcp);
+    let (end, pivots) = complementary_path(&scaled.problem);
+    match end {
+        PathEnd::Solution(z) => {
+            let z = polish(&scaled.problem, z);
+            LcpSolution::checked(lcp, scaled.unscale(&z), pivots, LEMKE_TOLERANCE)
+        }
+        PathEnd::Ray => LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NoSolution, pivots),
+        PathEnd::Cap => {
+            LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NotConverged, pivots)
+        }
+    }
+}
 
+/// The problem scaled to a unit diagonal and |q′| ≤ 1, with the factors to undo it.
+struct Equilibrated {
+    problem: Lcp,
+    d: DVector<f64>,
+    s: f64,
+}
+
+impl Equilibrated {
+    fn new(lcp: &Lcp) -> Self {
+        let n = lcp.len();
+        let d = DVector::from_fn(n, |i, _| {
+            let diagonal = lcp.m[(i, i)];
+            let row_max = lcp.m.row(i).amax();
+            let size = if diagonal > 0.0 { diagonal } else { row_max };
+            if size > 0.0 && size.is_finite() {
+                1.0 / size.sqrt()
+            } else {
+                1.0
+            }
+        });
+        let m = DMatrix::from_fn(n, n, |i, j| d[i] * lcp.m[(i, j)] * d[j]);
+        let dq = lcp.q.component_mul(&d);
+        let s = dq.amax();
+        let s = if s > 0.0 && s.is_finite() { s } else { 1.0 };
+        Self {
+            problem: Lcp { m, q: dq / s },
+            d,
+            s,
+        }
+    }
+
+    /// z = s D z′.
+    fn unscale(&self, z: &DVector<f64>) -> DVector<f64> {
+        z.component_mul(&self.d) * self.s
+    }
+}
+
+/// Lemke's path on `lcp` (already equilibrated), with the number of pivots.
+fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
+    let n = lcp.len();
     // Tableau state: basis, B⁻¹ and the basic solution x_B = B⁻¹ q.
     let mut basis: Vec<Var> = (0..n).map(Var::W).collect();
     let mut binv = DMatrix::<f64>::identity(n, n);
@@ -77,16 +156,10 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
     loop {
         let d = &binv * column(entering);
         if pivots > 0 {
-            match lexicographic_ratio_row(&d, &xb, &binv, pivot_tol) {
+            let tol = PIVOT_TOLERANCE * d.amax();
+            match lexicographic_ratio_row(&d, &xb, &binv, tol) {
                 Some(r) => row = r,
-                None => {
-                    return LcpSolution::from_z(
-                        lcp,
-                        DVector::zeros(n),
-                        LcpStatus::NoSolution,
-                        pivots,
-                    );
-                }
+                None => return (PathEnd::Ray, pivots),
             }
         }
         pivot(&mut binv, &mut xb, &d, row);
@@ -98,7 +171,7 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
             Var::Z(i) => Var::W(i),
         };
         if pivots >= max_pivots {
-            return LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NoSolution, pivots);
+            return (PathEnd::Cap, pivots);
         }
     }
 
@@ -108,8 +181,7 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
             z[j] = xb[i].max(0.0);
         }
     }
-    let z = polish(lcp, z);
-    LcpSolution::from_z(lcp, z, LcpStatus::Solved, pivots)
+    (PathEnd::Solution(z), pivots)
 }
 
 /// Minimum-ratio row for entering column `d`, ties broken lexicographically on [x_B, B⁻¹].
@@ -186,9 +258,14 @@ fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
     let k = active.len();
     let mss = DMatrix::from_fn(k, k, |a, b| lcp.m[(active[a], active[b])]);
     let rhs = DVector::from_fn(k, |a, _| -lcp.q[active[a]]);
-    let Some(zs) = mss.lu().solve(&rhs) else {
+    let lu = mss.clone().lu();
+    let Some(mut zs) = lu.solve(&rhs) else {
         return z;
     };
+    // One step of iterative refinement: the residual of the first solve, solved again.
+    if let Some(correction) = lu.solve(&(&rhs - &mss * &zs)) {
+        zs += correction;
+    }
     let mut polished = DVector::zeros(z.len());
     for (a, &i) in active.iter().enumerate() {
         if zs[a] < 0.0 {

@@ -18,8 +18,15 @@
 //! to u. The [`DelassusOperator`] trait is exactly those operations; [`DenseOperator`] is the
 //! same thing for an explicit matrix (u = z).
 //!
-//! Stopping: after each sweep the natural-map residual ‖min(z, w)‖∞ (or its boxed analogue)
-//! is compared with `tolerance · max(‖q‖∞, tiny)`.
+//! Stopping: after each sweep the row-scaled projection residual
+//!
+//! ```text
+//!     rᵢ = |zᵢ − proj(zᵢ − wᵢ/Wᵢᵢ)|   (units of z),    stop when maxᵢ rᵢ ≤ tolerance · max(‖z‖∞, maxᵢ |qᵢ|/Wᵢᵢ)
+//! ```
+//!
+//! is compared with the tolerance; it does not change when a row is scaled or when q is
+//! scaled. A dense problem stops on the LCP's own [`super::relative_residual`] instead. Either
+//! way the status is `solved` only when the test is met by a finite answer.
 
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
@@ -31,7 +38,7 @@ use super::{Lcp, LcpSolution, LcpStatus};
 pub struct PgsOptions {
     /// Maximum number of sweeps (≥ 1).
     pub max_iterations: usize,
-    /// Relative tolerance on the complementarity residual (0 runs exactly `max_iterations`).
+    /// Relative tolerance on the residual (module docs; 0 runs exactly `max_iterations`).
     pub tolerance: f64,
 }
 
@@ -110,26 +117,42 @@ pub struct PgsResult {
     pub work: Vec<f64>,
 }
 
-/// PGS on a dense LCP (all rows non-negative).
+/// PGS on a dense LCP (all rows non-negative), stopping on the relative residual.
 pub fn solve_pgs(lcp: &Lcp, options: &PgsOptions) -> LcpSolution {
     let bounds = vec![RowBound::NonNegative; lcp.len()];
-    let r = solve_pgs_operator(
+    let measure = |z: &[f64], _: &[f64]| super::relative_residual(lcp, z);
+    let r = sweep_until(
         &DenseOperator(&lcp.m),
         lcp.q.as_slice(),
         &bounds,
         None,
         options,
+        &measure,
     );
     LcpSolution::from_z(lcp, DVector::from_vec(r.z), r.status, r.iterations)
 }
 
-/// PGS on an operator with per-row bounds, optionally warm-started from `z0`.
+/// PGS on an operator with per-row bounds, optionally warm-started from `z0`, stopping on
+/// the row-scaled projection residual (module docs).
 pub fn solve_pgs_operator(
     op: &dyn DelassusOperator,
     q: &[f64],
     bounds: &[RowBound],
     z0: Option<&[f64]>,
     options: &PgsOptions,
+) -> PgsResult {
+    let measure = |z: &[f64], u: &[f64]| projected_residual(op, q, bounds, z, u);
+    sweep_until(op, q, bounds, z0, options, &measure)
+}
+
+/// Sweeps until `measure(z, u)` ≤ tolerance or the cap.
+fn sweep_until(
+    op: &dyn DelassusOperator,
+    q: &[f64],
+    bounds: &[RowBound],
+    z0: Option<&[f64]>,
+    options: &PgsOptions,
+    measure: &dyn Fn(&[f64], &[f64]) -> f64,
 ) -> PgsResult {
     let n = op.rows();
     let mut z = match z0 {
@@ -142,8 +165,7 @@ pub fn solve_pgs_operator(
             op.add_column(i, zi, &mut u);
         }
     }
-    let qscale = q.iter().fold(0.0f64, |a, &b| a.max(b.abs())).max(1e-300);
-    let target = options.tolerance * qscale;
+    let target = options.tolerance;
     let max_iterations = options.max_iterations.max(1);
     let mut iterations = 0;
     let mut residual = f64::INFINITY;
@@ -163,13 +185,16 @@ pub fn solve_pgs_operator(
             }
         }
         iterations += 1;
-        residual = projected_residual(op, q, bounds, &z, &u);
-        if residual <= target {
+        residual = measure(&z, &u);
+        if residual <= target || !residual.is_finite() {
             break;
         }
     }
     let w: Vec<f64> = (0..n).map(|i| op.row_dot(i, &u) + q[i]).collect();
-    let status = if residual <= target {
+    let finite = z.iter().chain(&w).all(|x| x.is_finite()) && residual.is_finite();
+    let status = if !finite {
+        LcpStatus::Inaccurate
+    } else if residual <= target {
         LcpStatus::Solved
     } else {
         LcpStatus::NotConverged
@@ -194,7 +219,8 @@ fn project(bound: RowBound, value: f64, z: &[f64]) -> f64 {
     }
 }
 
-/// ‖z − proj(z − w)‖∞: zero exactly when every row satisfies its complementarity condition.
+/// maxᵢ |zᵢ − proj(zᵢ − wᵢ/Wᵢᵢ)| / max(‖z‖∞, maxᵢ |qᵢ|/Wᵢᵢ): zero exactly when every row
+/// satisfies its complementarity condition, and free of the problem's units.
 fn projected_residual(
     op: &dyn DelassusOperator,
     q: &[f64],
@@ -203,10 +229,22 @@ fn projected_residual(
     u: &[f64],
 ) -> f64 {
     let mut r = 0.0f64;
+    let mut scale = 0.0f64;
     for i in 0..z.len() {
+        let wii = op.diagonal(i);
+        if wii <= 0.0 {
+            continue;
+        }
         let wi = op.row_dot(i, u) + q[i];
-        let p = project(bounds[i], z[i] - wi, z);
+        let p = project(bounds[i], z[i] - wi / wii, z);
         r = r.max((z[i] - p).abs());
+        scale = scale.max(z[i].abs()).max(q[i].abs() / wii);
     }
-    r
+    if r == 0.0 {
+        0.0
+    } else if scale > 0.0 {
+        r / scale
+    } else {
+        f64::INFINITY
+    }
 }

@@ -115,6 +115,31 @@ impl Body {
         }
     }
 
+    /// Names with units of this body's generalized positions and velocities, in q and v
+    /// order: the trace and CSV layout of its kind.
+    pub fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        match self.kind {
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => (&[], &[]),
+            BodyKind::Planar { .. } => (
+                &["x [m]", "y [m]", "theta [rad]"],
+                &["vx [m/s]", "vy [m/s]", "omega [rad/s]"],
+            ),
+            BodyKind::Spatial { .. } => (
+                &[
+                    "x [m]", "y [m]", "z [m]", "qw [1]", "qx [1]", "qy [1]", "qz [1]",
+                ],
+                &[
+                    "vx [m/s]",
+                    "vy [m/s]",
+                    "vz [m/s]",
+                    "wx [rad/s]",
+                    "wy [rad/s]",
+                    "wz [rad/s]",
+                ],
+            ),
+        }
+    }
+
     /// Number of generalized positions this body owns (a quaternion has four).
     pub fn positions(&self) -> usize {
         match self.kind {

@@ -1,0 +1,170 @@
+//! The globally convergent fallback of the contact laws: the polyhedral LCP solved by Lemke.
+//!
+//! Semismooth Newton is fast near a solution, but frictional problems are not monotone and
+//! Newton can stall far from one (Painlevé-type configurations, where friction makes the
+//! normal problem ill-posed at the acceleration level, are the classic case). The impulse
+//! problem itself always has a solution when W = G M⁻¹ Gᵀ is positive definite, and
+//! replacing each disc law by a polygon turns it into an LCP that Lemke's method solves
+//! (Stewart & Trinkle 1996; Anitescu & Potra 1997, "Formulating dynamic multi-rigid-body
+//! contact problems with friction as solvable linear complementarity problems"):
+//!
+//! ```text
+//!     λ_L = D_L β_L                           (β_L ≥ 0: one weight per polygon direction)
+//!     0 ≤ λ_N ⟂ u_N ≥ 0
+//!     0 ≤ β_L ⟂ D_Lᵀ u_L + e s_L ≥ 0         (s_L: the largest speed against a direction)
+//!     0 ≤ s_L ⟂ c_L λ_N − eᵀ β_L ≥ 0          (c_L = μ, ρ or γ: the law's bound)
+//!     u = u_free + W λ
+//! ```
+//!
+//! For a one-dimensional law (a planar tangent, spinning) D_L = [1, −1] and the polygon *is*
+//! the segment, so the answer is exact. For a disc (Coulomb in space, rolling resistance)
+//! D_L holds [`DISC_DIRECTIONS`] unit vectors and the polygon is inscribed in the disc, so the
+//! answer lies inside the law's admissible set but only approximates maximal dissipation;
+//! the caller then restarts Newton from it, which converges from there in the cases seen.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::LawBlock;
+use crate::lcp::{Lcp, LcpStatus, solve_lemke};
+
+/// Directions of the polygon inscribed in a friction or rolling disc.
+pub const DISC_DIRECTIONS: usize = 16;
+
+/// A solved polyhedral problem: the multipliers and whether the polygon was exact.
+pub struct PolyhedralSolution {
+    /// The multipliers λ (inside every law's admissible set).
+    pub lambda: DVector<f64>,
+    /// True when every law is one-dimensional (then λ solves the laws exactly).
+    pub exact: bool,
+    /// Lemke pivots.
+    pub pivots: usize,
+}
+
+/// One ball law of a block: first row, dimension and bound coefficient.
+struct BallLaw {
+    normal: usize,
+    start: usize,
+    dimension: usize,
+    coefficient: f64,
+}
+
+fn ball_laws(blocks: &[LawBlock]) -> Vec<BallLaw> {
+    let mut laws = Vec::new();
+    for b in blocks {
+        let t0 = b.offset + 1;
+        let r0 = t0 + b.tangents;
+        let s0 = r0 + b.rolling;
+        for (start, dimension, coefficient) in [
+            (t0, b.tangents, b.friction),
+            (r0, b.rolling, b.rolling_resistance),
+            (s0, b.spin, b.spinning_resistance),
+        ] {
+            if dimension > 0 {
+                laws.push(BallLaw {
+                    normal: b.offset,
+                    start,
+                    dimension,
+                    coefficient,
+                });
+            }
+        }
+    }
+    laws
+}
+
+/// Unit directions of the polygon of a law of `dimension` 1 or 2 (columns).
+fn directions(dimension: usize) -> Vec<Vec<f64>> {
+    if dimension == 1 {
+        return vec![vec![1.0], vec![-1.0]];
+    }
+    (0..DISC_DIRECTIONS)
+        .map(|k| {
+            let angle = 2.0 * std::f64::consts::PI * k as f64 / DISC_DIRECTIONS as f64;
+            vec![libm::cos(angle), libm::sin(angle)]
+        })
+        .collect()
+}
+
+/// Solves the polyhedral problem for u = u_free + W λ; None when Lemke does not reach an
+/// accurate answer.
+pub fn solve(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+) -> Option<PolyhedralSolution> {
+    let n = u_free.len();
+    let laws = ball_laws(blocks);
+    // Unknown x = (λ_N of every block, β of every law, s of every law); E maps x to λ.
+    let mut columns: Vec<Vec<(usize, f64)>> = Vec::new(); // column of E for each unknown
+    let mut measures: Vec<Vec<(usize, f64)>> = Vec::new(); // row picking u for each unknown
+    for b in blocks {
+        columns.push(vec![(b.offset, 1.0)]);
+        measures.push(vec![(b.offset, 1.0)]);
+    }
+    let mut beta_ranges = Vec::new();
+    for law in &laws {
+        let first = columns.len();
+        for d in directions(law.dimension) {
+            let entries: Vec<(usize, f64)> = d
+                .iter()
+                .enumerate()
+                .map(|(k, &x)| (law.start + k, x))
+                .collect();
+            columns.push(entries.clone());
+            measures.push(entries);
+        }
+        beta_ranges.push(first..columns.len());
+    }
+    let slack_start = columns.len();
+    let size = slack_start + laws.len();
+    let mut m = DMatrix::zeros(size, size);
+    let mut q = DVector::zeros(size);
+    // Rows of λ_N and β: (P W E) x + P u_free.
+    let we: Vec<DVector<f64>> = columns
+        .iter()
+        .map(|col| {
+            let mut out = DVector::zeros(n);
+            for &(row, x) in col {
+                out += w.column(row) * x;
+            }
+            out
+        })
+        .collect();
+    for (i, measure) in measures.iter().enumerate() {
+        for (j, wcol) in we.iter().enumerate() {
+            m[(i, j)] = measure.iter().map(|&(row, x)| x * wcol[row]).sum();
+        }
+        q[i] = measure.iter().map(|&(row, x)| x * u_free[row]).sum();
+    }
+    // Couplings: + s_L in every β row of law L; c_L λ_N − Σ β in the slack row.
+    let normal_unknown = |row: usize| blocks.iter().position(|b| b.offset == row);
+    for (l, law) in laws.iter().enumerate() {
+        let slack = slack_start + l;
+        for j in beta_ranges[l].clone() {
+            m[(j, slack)] = 1.0;
+            m[(slack, j)] = -1.0;
+        }
+        if let Some(k) = normal_unknown(law.normal) {
+            m[(slack, k)] = law.coefficient;
+        }
+    }
+    let problem = Lcp::new(m, q).ok()?;
+    let solution = solve_lemke(&problem);
+    if solution.status != LcpStatus::Solved {
+        return None;
+    }
+    let mut lambda = DVector::zeros(n);
+    for (j, col) in columns.iter().enumerate() {
+        let x = solution.z[j];
+        if x != 0.0 {
+            for &(row, d) in col {
+                lambda[row] += d * x;
+            }
+        }
+    }
+    Some(PolyhedralSolution {
+        lambda,
+        exact: laws.iter().all(|l| l.dimension == 1),
+        pivots: solution.iterations,
+    })
+}
