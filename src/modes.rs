@@ -88,6 +88,11 @@ pub fn analyse(system: &System, contacts: &[&Contact], stiffness: &[f64]) -> Mod
     let a = delassus.dense();
     let root_k = DVector::from_iterator(n, stiffness.iter().map(|k| k.sqrt()));
     let s = DMatrix::from_fn(n, n, |i, j| root_k[i] * a[(i, j)] * root_k[j]);
+    // A non-finite entry (from a state that overflowed) would send the eigen-solver into an
+    // endless sweep: there are no modes to report then.
+    if !s.iter().all(|x| x.is_finite()) {
+        return ModalAnalysis::empty(dofs);
+    }
     let decoupled_omega = (0..n).map(|i| (stiffness[i] * a[(i, i)]).sqrt()).collect();
     let gershgorin = (0..n)
         .map(|i| (0..n).map(|j| s[(i, j)].abs()).sum::<f64>())

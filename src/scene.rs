@@ -4,7 +4,7 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::contact::ContactMaterial;
-use crate::error::{Error, Result, check_each, check_range};
+use crate::error::{Error, Result, check_count, check_each, check_range};
 use crate::geometry::Shape;
 use crate::integrators::{
     AccelerationSettings, ContactSettings, MoreauJeanSettings, NsgaSettings, StepperKind,
@@ -197,7 +197,7 @@ pub struct StepperSpec {
     /// LCP solver: `lemke` or `pgs`.
     pub solver: LcpSolverKind,
     /// PGS sweep cap.
-    pub pgs_max_iterations: usize,
+    pub pgs_max_iterations: u64,
     /// PGS relative tolerance.
     pub pgs_tolerance: f64,
     /// Baumgarte feedback [α, β] in 1/s for the acceleration stepper (absent = off).
@@ -211,7 +211,7 @@ pub struct StepperSpec {
     /// NSGA and spatial Moreau–Jean: relative tolerance of the semismooth Newton solves.
     pub newton_tolerance: f64,
     /// NSGA and spatial Moreau–Jean: Newton iteration cap.
-    pub newton_max_iterations: usize,
+    pub newton_max_iterations: u64,
 }
 
 impl Default for StepperSpec {
@@ -221,13 +221,13 @@ impl Default for StepperSpec {
             kind: "acceleration".into(),
             dt: 1e-3,
             solver: LcpSolverKind::Lemke,
-            pgs_max_iterations: pgs.max_iterations,
+            pgs_max_iterations: pgs.max_iterations as u64,
             pgs_tolerance: pgs.tolerance,
             baumgarte: None,
             rest_velocity: AccelerationSettings::default().rest_velocity,
             spectral_radius: NsgaSettings::default().spectral_radius,
             newton_tolerance: NewtonOptions::default().tolerance,
-            newton_max_iterations: NewtonOptions::default().max_iterations,
+            newton_max_iterations: NewtonOptions::default().max_iterations as u64,
         }
     }
 }
@@ -241,15 +241,15 @@ impl StepperSpec {
             1e-16,
             1e-2,
         )?;
-        if self.newton_max_iterations == 0 || self.newton_max_iterations > 10_000 {
-            return Err(Error::field(
-                "stepper.newton_max_iterations",
-                format!("must be in [1, 10000], got {}", self.newton_max_iterations),
-            ));
-        }
+        let max_iterations = check_count(
+            "stepper.newton_max_iterations",
+            self.newton_max_iterations,
+            1,
+            10_000,
+        )?;
         Ok(NewtonOptions {
             tolerance: self.newton_tolerance,
-            max_iterations: self.newton_max_iterations,
+            max_iterations,
             ..NewtonOptions::default()
         })
     }
@@ -258,15 +258,15 @@ impl StepperSpec {
     pub fn to_kind(&self) -> Result<StepperKind> {
         check_range("stepper.dt", self.dt, 1e-7, 0.1)?;
         check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
-        if self.pgs_max_iterations == 0 || self.pgs_max_iterations > 10_000_000 {
-            return Err(Error::field(
-                "stepper.pgs_max_iterations",
-                format!("must be in [1, 10000000], got {}", self.pgs_max_iterations),
-            ));
-        }
+        let pgs_max_iterations = check_count(
+            "stepper.pgs_max_iterations",
+            self.pgs_max_iterations,
+            1,
+            crate::lcp::MAX_PGS_ITERATIONS as u64,
+        )?;
         check_range("stepper.rest_velocity", self.rest_velocity, 0.0, 10.0)?;
         let pgs = PgsOptions {
-            max_iterations: self.pgs_max_iterations,
+            max_iterations: pgs_max_iterations,
             tolerance: self.pgs_tolerance,
         };
         let mut kind = StepperKind::parse(&self.kind).map_err(|e| match e {

@@ -523,7 +523,7 @@ impl Simulation {
     pub fn set_lcp_solver(
         &mut self,
         name: &str,
-        max_iterations: usize,
+        max_iterations: u64,
         tolerance: f64,
     ) -> Result<()> {
         let mut spec = self.scene.stepper.clone();
