@@ -33,7 +33,8 @@ fn error_of(scene: &Value) -> String {
 
 #[test]
 fn every_scene_quantity_has_a_physical_range() {
-    let cases: [(&str, fn(&mut Value)); 9] = [
+    type Edit = fn(&mut Value);
+    let cases: [(&str, Edit); 9] = [
         ("bodies[1].position[0]", |s| {
             s["bodies"][1]["position"][0] = json!(1e308)
         }),
