@@ -36,6 +36,7 @@ pub mod scene_fields;
 pub mod scene_spatial;
 pub mod simulation;
 pub mod theory;
+pub mod timeline;
 pub mod trace;
 
 pub use simulation::Simulation;

@@ -254,32 +254,17 @@ fn build_simulation(o: &RunOptions) -> Result<Simulation, String> {
     Ok(sim)
 }
 
-/// Steps that did not converge in a run, and the worst residual among them.
-#[derive(Default)]
-struct Unconverged {
-    steps: u64,
-    worst_residual: f64,
-}
-
-impl Unconverged {
-    fn note(&mut self, sim: &Simulation) {
-        let report = sim.last_report();
-        if !report.converged {
-            self.steps += 1;
-            self.worst_residual = self.worst_residual.max(report.residual);
-        }
+/// Exit 3 with one line when some steps of the run did not converge.
+fn check_converged(sim: &Simulation) -> Result<(), Failure> {
+    let (steps, worst) = sim.unconverged_steps();
+    if steps == 0 {
+        return Ok(());
     }
-
-    fn into_result(self, total: usize) -> Result<(), Failure> {
-        if self.steps == 0 {
-            return Ok(());
-        }
-        Err(Failure::NotConverged(format!(
-            "{} of {total} steps did not converge (worst relative residual {}); their forces are not trustworthy",
-            self.steps,
-            contactlab::error::fmt_number(self.worst_residual)
-        )))
-    }
+    Err(Failure::NotConverged(format!(
+        "{steps} of {} steps did not converge (worst relative residual {}); their forces are not trustworthy",
+        sim.steps(),
+        contactlab::error::fmt_number(worst)
+    )))
 }
 
 /// `run`: streams one sample every `every` steps (JSON lines or CSV), or only the digest;
@@ -290,7 +275,6 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
     let duration = o.duration.unwrap_or(sim.scene().duration);
     let steps = sim.steps_for(duration);
     let every = o.every.max(1);
-    let mut unconverged = Unconverged::default();
     let stopped = |k: usize, e: Error| {
         Failure::Stopped(format!(
             "step {k} of {steps} failed: {e}; the run stopped there"
@@ -299,11 +283,10 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
     if o.digest {
         for k in 1..=steps {
             sim.step().map_err(|e| stopped(k, e))?;
-            unconverged.note(&sim);
         }
         // The same 16-hex-digit trace digest the page and the figures show.
         emit(out, &format!("{:016x}\n", sim.digest()));
-        return unconverged.into_result(steps);
+        return check_converged(&sim);
     }
     let layout = if o.csv {
         // The header names a column for every contact that appears, so a first pass (the
@@ -334,7 +317,6 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
     };
     for k in 1..=steps {
         sim.step().map_err(|e| stopped(k, e))?;
-        unconverged.note(&sim);
         if k % every == 0 {
             let sample = sim.sample();
             let line = match &layout {
@@ -346,7 +328,7 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
             }
         }
     }
-    unconverged.into_result(steps)
+    check_converged(&sim)
 }
 
 #[derive(serde::Deserialize)]

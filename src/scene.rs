@@ -582,6 +582,16 @@ pub(crate) fn check_name<'a>(
     if name.is_empty() {
         return Err(Error::field(format!("{path}.name"), "must not be empty"));
     }
+    if name.len() > 64
+        || name
+            .chars()
+            .any(|c| matches!(c, ',' | ';' | '"' | '#' | '/') || c.is_control())
+    {
+        return Err(Error::field(
+            format!("{path}.name"),
+            "must be at most 64 characters without , ; \" # / or control characters (names go into CSV columns, contact ids and share links)",
+        ));
+    }
     if earlier.any(|o| o == name) {
         return Err(Error::field(
             format!("{path}.name"),

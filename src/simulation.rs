@@ -5,7 +5,7 @@
 use nalgebra::DVector;
 
 use crate::contact::{Contact, ContactKey, contact_capacity, contact_rows, detect_contacts};
-use crate::error::{Error, Result, check_finite, check_range, fmt_number};
+use crate::error::{Error, Result, check_each, check_range, fmt_number};
 use crate::geometry::Shape;
 use crate::integrators::acceleration::acceleration_lcp;
 use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
@@ -14,7 +14,9 @@ use crate::model::{AppliedForce, ForceLaw, System};
 use crate::modes::{self, ModalAnalysis};
 use crate::presets::{self, Preset};
 use crate::scene::{Scene, limits};
+use crate::timeline::{Change, Timeline};
 use crate::trace::{BodyLayout, BodySample, ContactSample, Sample, Trace};
+use serde::Serialize;
 
 /// A scene being stepped.
 pub struct Simulation {
@@ -30,7 +32,31 @@ pub struct Simulation {
     digest: u64,
     /// True when the scene could exceed [`limits::CONTACTS`] (then each step counts first).
     count_contacts: bool,
+    /// Steps taken since creation or the last reset.
+    steps: u64,
+    /// Steps since then whose solves did not converge, and the worst residual among them.
+    unconverged: (u64, f64),
+    /// The settings the run started from, and the changes made since.
+    start: StartSettings,
+    timeline: Timeline,
 }
+
+/// The settings a run starts from (with its scene): what a share link carries besides the
+/// timeline of changes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StartSettings {
+    /// Stepper name.
+    pub stepper: String,
+    /// Time step h, s.
+    pub dt: f64,
+    /// Every preset parameter's value (empty for a scene file).
+    pub parameters: Vec<(String, f64)>,
+    /// The LCP solver as `NAME,MAX_ITERATIONS,TOLERANCE` (`lemke,1000,0.0000000001` by default).
+    pub solver: String,
+}
+
+/// Largest |force| or |torque| component of a push, N or N·m.
+pub const PUSH_LIMIT: f64 = 1e12;
 
 /// A state component beyond this (m, rad, m/s or rad/s) means the motion diverged.
 pub const DIVERGED: f64 = 1e8;
@@ -83,6 +109,15 @@ fn check_outcome(system: &crate::model::System, report: &StepReport) -> Result<(
         ));
     }
     Ok(())
+}
+
+/// `NAME,MAX_ITERATIONS,TOLERANCE` of a stepper spec's LCP solver.
+fn solver_text(spec: &crate::scene::StepperSpec) -> String {
+    let name = match spec.solver {
+        crate::lcp::LcpSolverKind::Lemke => "lemke",
+        crate::lcp::LcpSolverKind::Pgs => "pgs",
+    };
+    format!("{name},{},{}", spec.pgs_max_iterations, spec.pgs_tolerance)
 }
 
 /// Refuses bodies that start inside each other beyond the tolerance, naming the pair and depth.
@@ -156,6 +191,15 @@ impl Simulation {
             acceleration,
             digest: DIGEST_SEED,
             count_contacts: contact_capacity(&system) > limits::CONTACTS,
+            steps: 0,
+            unconverged: (0, 0.0),
+            start: StartSettings {
+                stepper: kind.name().to_string(),
+                dt,
+                parameters: vec![],
+                solver: solver_text(&scene.stepper),
+            },
+            timeline: Timeline::default(),
             stepper: kind.build(),
             scene,
             preset: None,
@@ -178,6 +222,7 @@ impl Simulation {
         let values = preset.values(overrides)?;
         let mut sim = Self::from_scene(preset.scene(&values)?)?;
         sim.preset = Some((preset, overrides.to_vec()));
+        sim.start = sim.settings_now();
         Ok(sim)
     }
 
@@ -233,6 +278,9 @@ impl Simulation {
     /// state became non-finite or diverged (a component beyond [`DIVERGED`]), or because a
     /// reported force or gap is not finite, also clears the stepper's warm start and active set.
     pub fn step(&mut self) -> Result<&StepReport> {
+        while let Some(change) = self.timeline.due(self.steps) {
+            self.apply(change)?;
+        }
         if self.count_contacts {
             let n = contact_rows(&self.system, &self.system.q, self.settings.margin).len();
             if n > limits::CONTACTS {
@@ -256,8 +304,88 @@ impl Simulation {
         self.digest = fold_digest(self.digest, &[self.system.t]);
         self.digest = fold_digest(self.digest, self.system.q.as_slice());
         self.digest = fold_digest(self.digest, self.system.v.as_slice());
+        if !report.converged {
+            self.unconverged.0 += 1;
+            self.unconverged.1 = self.unconverged.1.max(report.residual);
+        }
         self.last = report;
+        self.steps += 1;
         Ok(&self.last)
+    }
+
+    /// Steps taken since creation or the last reset.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Steps since creation or the last reset whose solves did not reach their tolerance,
+    /// with the worst relative residual among them.
+    pub fn unconverged_steps(&self) -> (u64, f64) {
+        self.unconverged
+    }
+
+    /// The settings this run started from (at creation, the last reset, or the last change
+    /// made before the first step).
+    pub fn start_settings(&self) -> &StartSettings {
+        &self.start
+    }
+
+    /// The changes made during this run as text (see [`crate::timeline`]); empty when none.
+    pub fn timeline(&self) -> String {
+        self.timeline.encode()
+    }
+
+    /// True when the timeline holds every change of the run (a replay is then exact).
+    pub fn timeline_is_exact(&self) -> bool {
+        self.timeline.is_exact()
+    }
+
+    /// Queues a recorded timeline to replay: each change is applied when the run reaches its
+    /// step. Give it to a fresh simulation built from the run's [`StartSettings`].
+    pub fn replay_timeline(&mut self, text: &str) -> Result<()> {
+        let changes = Timeline::parse(text)?;
+        self.timeline.replay(changes);
+        Ok(())
+    }
+
+    fn settings_now(&self) -> StartSettings {
+        StartSettings {
+            stepper: self.kind.name().to_string(),
+            solver: solver_text(&self.scene.stepper),
+            dt: self.dt,
+            parameters: self
+                .parameter_values()
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v))
+                .collect(),
+        }
+    }
+
+    /// Remembers a change: part of the start before the first step, on the timeline after.
+    fn note(&mut self, change: Change) {
+        if self.steps == 0 {
+            self.start = self.settings_now();
+        } else {
+            self.timeline.record(self.steps, change);
+        }
+    }
+
+    fn apply(&mut self, change: Change) -> Result<()> {
+        match change {
+            Change::Stepper(name) => self.set_stepper(&name),
+            Change::TimeStep(h) => self.set_time_step(h),
+            Change::Parameter(name, value) => self.set_parameter(&name, value),
+            Change::Push {
+                body,
+                force,
+                torque,
+            } => self.set_push(&body, force, torque),
+            Change::Solver {
+                name,
+                max_iterations,
+                tolerance,
+            } => self.set_lcp_solver(&name, max_iterations, tolerance),
+        }
     }
 
     /// A 64-bit FNV-1a hash of (t, q, v) after every step since the start or the last reset:
@@ -455,6 +583,10 @@ impl Simulation {
         self.settings = settings;
         self.stepper = self.kind.build();
         self.last = StepReport::default();
+        self.steps = 0;
+        self.unconverged = (0, 0.0);
+        self.timeline.clear();
+        self.start = self.settings_now();
         Ok(())
     }
 
@@ -497,6 +629,7 @@ impl Simulation {
         self.settings = settings;
         self.stepper = self.kind.build();
         self.preset = Some((preset, next));
+        self.note(Change::Parameter(name.to_string(), value));
         Ok(())
     }
 
@@ -516,6 +649,7 @@ impl Simulation {
         })?;
         self.scene.stepper.kind = name.to_string();
         self.stepper = self.kind.build();
+        self.note(Change::Stepper(name.to_string()));
         Ok(())
     }
 
@@ -533,20 +667,26 @@ impl Simulation {
         self.kind = spec.to_kind()?;
         self.scene.stepper = spec;
         self.stepper = self.kind.build();
+        self.note(Change::Solver {
+            name: name.to_string(),
+            max_iterations,
+            tolerance,
+        });
         Ok(())
     }
 
     /// Sets the time step h, s (1e-7 ≤ h ≤ 0.1).
     pub fn set_time_step(&mut self, h: f64) -> Result<()> {
         self.dt = check_range("dt", h, 1e-7, 0.1)?;
+        self.note(Change::TimeStep(h));
         Ok(())
     }
 
     /// Sets a constant push (force through the centre, N, and torque, N·m) on a moving body,
     /// replacing any earlier push on it; a zero push removes it.
     pub fn set_push(&mut self, body: &str, force: [f64; 2], torque: f64) -> Result<()> {
-        check_finite("push.force", &force)?;
-        check_finite("push.torque", &[torque])?;
+        check_each("push.force", &force, -PUSH_LIMIT, PUSH_LIMIT)?;
+        check_range("push.torque", torque, -PUSH_LIMIT, PUSH_LIMIT)?;
         let index = self.system.body_index(body).ok_or_else(|| {
             let names: Vec<&str> = self.system.bodies.iter().map(|b| b.name.as_str()).collect();
             Error::unknown("body", body, &names)
@@ -554,17 +694,27 @@ impl Simulation {
         if self.system.bodies[index].is_fixed() {
             return Err(Error::field("push.body", format!("'{body}' is fixed")));
         }
+        let law = ForceLaw::Constant {
+            force: glam::DVec2::from(force).extend(0.0),
+            torque: glam::DVec3::new(0.0, 0.0, torque),
+        };
         let pushes = &mut self.system.pushes;
+        let unchanged = match pushes.iter().find(|p| p.body == index) {
+            Some(p) => p.law == law,
+            None => force == [0.0, 0.0] && torque == 0.0,
+        };
+        if unchanged {
+            return Ok(()); // nothing changes, nothing to record
+        }
         pushes.retain(|p| p.body != index);
         if force != [0.0, 0.0] || torque != 0.0 {
-            pushes.push(AppliedForce {
-                body: index,
-                law: ForceLaw::Constant {
-                    force: glam::DVec2::from(force).extend(0.0),
-                    torque: glam::DVec3::new(0.0, 0.0, torque),
-                },
-            });
+            pushes.push(AppliedForce { body: index, law });
         }
+        self.note(Change::Push {
+            body: body.to_string(),
+            force,
+            torque,
+        });
         Ok(())
     }
 }

@@ -4,6 +4,11 @@
 //! into wasm memory can go stale when memory grows and nothing needs freeing per frame. Every
 //! failure is a JS `Error` with the library's message; after an error the simulation's
 //! state is unchanged and keeps working. The layout of each array is in docs/api.md.
+//!
+//! Arguments arrive as `JsValue` and are checked here: a number where a string belongs (or
+//! `undefined`, or an object) is an `Error` naming the argument, never a trap in the glue
+//! code's string conversion. `step(n)` takes whole numbers in [0, [`MAX_STEPS_PER_CALL`]] and
+//! returns early, with the count taken, once a call has run for [`STEP_BUDGET_MS`].
 
 use std::collections::BTreeMap;
 
@@ -19,6 +24,48 @@ pub const CONTACT_STRIDE: usize = 12;
 
 fn js(e: Error) -> JsError {
     JsError::new(&e.to_string())
+}
+
+/// Most steps one `step(n)` call accepts.
+pub const MAX_STEPS_PER_CALL: u32 = 100_000;
+
+/// Wall-clock time after which `step(n)` returns with the steps taken so far, ms.
+pub const STEP_BUDGET_MS: f64 = 1000.0;
+
+/// How a JS value reads in a message: `number 42`, `undefined`, `object`.
+fn describe(value: &JsValue) -> String {
+    if let Some(x) = value.as_f64() {
+        format!("number {}", crate::error::fmt_number(x))
+    } else if value.is_undefined() {
+        "undefined".into()
+    } else if value.is_null() {
+        "null".into()
+    } else {
+        value
+            .js_typeof()
+            .as_string()
+            .unwrap_or_else(|| "a value".into())
+    }
+}
+
+/// A string argument, or an error naming it.
+fn string_arg(value: &JsValue, name: &str) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        JsError::new(&format!(
+            "{name}: expected a string, got {}",
+            describe(value)
+        ))
+    })
+}
+
+/// A number argument (NaN passes here and is refused by the library's range checks).
+fn number_arg(value: &JsValue, name: &str) -> Result<f64, JsError> {
+    value.as_f64().ok_or_else(|| {
+        JsError::new(&format!(
+            "{name}: expected a number, got {}",
+            describe(value)
+        ))
+    })
 }
 
 fn to_js<T: Serialize>(value: &T) -> JsValue {
@@ -60,7 +107,6 @@ const RECORDING_CAP: usize = 200_000;
 #[wasm_bindgen(js_name = Simulation)]
 pub struct Simulation {
     inner: crate::Simulation,
-    steps: u64,
     recording: Option<std::collections::VecDeque<crate::trace::Sample>>,
 }
 
@@ -68,7 +114,6 @@ impl Simulation {
     fn wrap(inner: crate::Simulation) -> Self {
         Self {
             inner,
-            steps: 0,
             recording: None,
         }
     }
@@ -77,7 +122,8 @@ impl Simulation {
 #[wasm_bindgen(js_class = Simulation)]
 impl Simulation {
     /// The preset `name` with optional parameter values `{name: number, …}`.
-    pub fn preset(name: &str, params: JsValue) -> Result<Simulation, JsError> {
+    pub fn preset(name: JsValue, params: JsValue) -> Result<Simulation, JsError> {
+        let name = string_arg(&name, "name")?;
         let overrides: Vec<(String, f64)> = if params.is_undefined() || params.is_null() {
             vec![]
         } else {
@@ -87,14 +133,15 @@ impl Simulation {
                 })?;
             map.into_iter().collect()
         };
-        let inner = crate::Simulation::from_preset(name, &overrides).map_err(js)?;
+        let inner = crate::Simulation::from_preset(&name, &overrides).map_err(js)?;
         Ok(Simulation::wrap(inner))
     }
 
     /// A simulation of a scene given as JSON text (see docs/scenes.md).
     #[wasm_bindgen(js_name = fromScene)]
-    pub fn from_scene(json: &str) -> Result<Simulation, JsError> {
-        let inner = crate::Simulation::from_json(json).map_err(js)?;
+    pub fn from_scene(json: JsValue) -> Result<Simulation, JsError> {
+        let json = string_arg(&json, "json")?;
+        let inner = crate::Simulation::from_json(&json).map_err(js)?;
         Ok(Simulation::wrap(inner))
     }
 
@@ -144,11 +191,24 @@ impl Simulation {
             .unwrap_or_else(|| self.inner.scene().name.clone())
     }
 
-    /// Advances `n` steps; stops at the first error (the state is that of the last good step).
-    pub fn step(&mut self, n: u32) -> Result<(), JsError> {
-        for _ in 0..n {
+    /// Advances `n` steps (a whole number in [0, 100000]) and returns the number taken: `n`,
+    /// or fewer when the call has run for a second (call again for the rest). Stops at the
+    /// first error (the state is that of the last good step).
+    pub fn step(&mut self, n: JsValue) -> Result<u32, JsError> {
+        let count = number_arg(&n, "n")?;
+        if count.fract() != 0.0 || !(0.0..=f64::from(MAX_STEPS_PER_CALL)).contains(&count) {
+            return Err(JsError::new(&format!(
+                "n: must be a whole number in [0, {MAX_STEPS_PER_CALL}], got {}",
+                describe(&n)
+            )));
+        }
+        let count = count as u32;
+        let start = js_sys::Date::now();
+        for taken in 0..count {
+            if taken > 0 && js_sys::Date::now() - start > STEP_BUDGET_MS {
+                return Ok(taken);
+            }
             self.inner.step().map_err(js)?;
-            self.steps += 1;
             if let Some(samples) = &mut self.recording {
                 if samples.len() >= RECORDING_CAP {
                     samples.pop_front();
@@ -156,13 +216,12 @@ impl Simulation {
                 samples.push_back(self.inner.sample());
             }
         }
-        Ok(())
+        Ok(count)
     }
 
     /// Back to the initial state (parameters kept); clears the digest, step count and recording.
     pub fn reset(&mut self) -> Result<(), JsError> {
         self.inner.reset().map_err(js)?;
-        self.steps = 0;
         if let Some(samples) = &mut self.recording {
             samples.clear();
         }
@@ -172,7 +231,34 @@ impl Simulation {
     /// Steps taken since creation or the last reset.
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> f64 {
-        self.steps as f64
+        self.inner.steps() as f64
+    }
+
+    /// The changes made during this run by step (`STEP:KIND:VALUE;…`, see docs/api.md):
+    /// with `startSettings()` it reproduces the run exactly. Empty when nothing changed.
+    #[wasm_bindgen(getter)]
+    pub fn timeline(&self) -> String {
+        self.inner.timeline()
+    }
+
+    /// False when the run had more changes than a timeline keeps (10,000): a link then
+    /// replays only its start.
+    #[wasm_bindgen(getter, js_name = timelineExact)]
+    pub fn timeline_exact(&self) -> bool {
+        self.inner.timeline_is_exact()
+    }
+
+    /// The settings this run started from: `{stepper, dt, parameters: [[name, value], …]}`.
+    #[wasm_bindgen(js_name = startSettings)]
+    pub fn start_settings(&self) -> JsValue {
+        to_js(self.inner.start_settings())
+    }
+
+    /// Queues a timeline (from `timeline` of another run) to replay as this run steps.
+    #[wasm_bindgen(js_name = replayTimeline)]
+    pub fn replay_timeline(&mut self, text: JsValue) -> Result<(), JsError> {
+        let text = string_arg(&text, "timeline")?;
+        self.inner.replay_timeline(&text).map_err(js)
     }
 
     /// A short digest of the trace so far (16 hex digits of an FNV-1a hash of t, q, v after
@@ -226,27 +312,64 @@ impl Simulation {
 
     /// Changes a preset parameter (range-checked); the motion continues from the current state.
     #[wasm_bindgen(js_name = setParameter)]
-    pub fn set_parameter(&mut self, name: &str, value: f64) -> Result<(), JsError> {
-        self.inner.set_parameter(name, value).map_err(js)
+    pub fn set_parameter(&mut self, name: JsValue, value: JsValue) -> Result<(), JsError> {
+        let name = string_arg(&name, "name")?;
+        let value = number_arg(&value, "value")?;
+        self.inner.set_parameter(&name, value).map_err(js)
     }
 
     /// Switches stepper (`acceleration`, `moreau-jean`, `penalty-explicit`, `penalty-implicit`,
     /// `nsga`; sphere scenes take `nsga` or `moreau-jean`).
     #[wasm_bindgen(js_name = setStepper)]
-    pub fn set_stepper(&mut self, name: &str) -> Result<(), JsError> {
-        self.inner.set_stepper(name).map_err(js)
+    pub fn set_stepper(&mut self, name: JsValue) -> Result<(), JsError> {
+        let name = string_arg(&name, "name")?;
+        self.inner.set_stepper(&name).map_err(js)
+    }
+
+    /// Sets the LCP solver: `lemke` (exact) or `pgs` with its sweep cap (a whole number in
+    /// [1, 1000000]) and relative tolerance (in [0, 1]).
+    #[wasm_bindgen(js_name = setLcpSolver)]
+    pub fn set_lcp_solver(
+        &mut self,
+        name: JsValue,
+        max_iterations: JsValue,
+        tolerance: JsValue,
+    ) -> Result<(), JsError> {
+        let name = string_arg(&name, "name")?;
+        let cap = number_arg(&max_iterations, "maxIterations")?;
+        let limit = crate::lcp::MAX_PGS_ITERATIONS as f64;
+        if cap.fract() != 0.0 || !(1.0..=limit).contains(&cap) {
+            return Err(JsError::new(&format!(
+                "maxIterations: must be a whole number in [1, {limit}], got {}",
+                describe(&max_iterations)
+            )));
+        }
+        let tolerance = number_arg(&tolerance, "tolerance")?;
+        self.inner
+            .set_lcp_solver(&name, cap as u64, tolerance)
+            .map_err(js)
     }
 
     /// Sets the time step h, s (1e-7 ≤ h ≤ 0.1).
     #[wasm_bindgen(js_name = setTimeStep)]
-    pub fn set_time_step(&mut self, h: f64) -> Result<(), JsError> {
+    pub fn set_time_step(&mut self, h: JsValue) -> Result<(), JsError> {
+        let h = number_arg(&h, "h")?;
         self.inner.set_time_step(h).map_err(js)
     }
 
     /// A constant push on a moving body (force through the centre, N; torque, N·m); zeros remove it.
     #[wasm_bindgen(js_name = setPush)]
-    pub fn set_push(&mut self, body: &str, fx: f64, fy: f64, torque: f64) -> Result<(), JsError> {
-        self.inner.set_push(body, [fx, fy], torque).map_err(js)
+    pub fn set_push(
+        &mut self,
+        body: JsValue,
+        fx: JsValue,
+        fy: JsValue,
+        torque: JsValue,
+    ) -> Result<(), JsError> {
+        let body = string_arg(&body, "body")?;
+        let force = [number_arg(&fx, "fx")?, number_arg(&fy, "fy")?];
+        let torque = number_arg(&torque, "torque")?;
+        self.inner.set_push(&body, force, torque).map_err(js)
     }
 
     /// How to draw each body (called once per scene, not per frame).
@@ -431,10 +554,29 @@ impl Simulation {
         self.inner.last_report().residual
     }
 
-    /// False when an iterative solver hit its cap in the last step.
+    /// False when a solve of the last step did not reach its tolerance.
     #[wasm_bindgen(getter)]
     pub fn converged(&self) -> bool {
         self.inner.last_report().converged
+    }
+
+    /// Steps since creation or the last reset whose solves did not reach their tolerance.
+    #[wasm_bindgen(getter, js_name = unconvergedSteps)]
+    pub fn unconverged_steps(&self) -> f64 {
+        self.inner.unconverged_steps().0 as f64
+    }
+
+    /// The worst relative residual among those steps (0 when every step converged).
+    #[wasm_bindgen(getter, js_name = worstResidual)]
+    pub fn worst_residual(&self) -> f64 {
+        self.inner.unconverged_steps().1
+    }
+
+    /// The method that produced the last step's contact forces: `none`, `lemke`, `pgs`,
+    /// `newton`, `lemke-fallback`, `polyhedral` or `failed`.
+    #[wasm_bindgen(getter)]
+    pub fn solver(&self) -> String {
+        self.inner.last_report().solver.label().to_string()
     }
 
     /// Generalized acceleration over the last step, `[ax, ay, α]` per moving body.

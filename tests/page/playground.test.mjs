@@ -198,6 +198,61 @@ test("the playground's link replays the run to the same digest", async () => {
   await other.close();
 });
 
+test("a link made after switching stepper and h and dragging a body replays exactly, with its history", async () => {
+  const { page, errors } = await open("?scene=block-pull");
+  await page.waitForTimeout(300);
+  await page.selectOption("#stepper", "moreau-jean");
+  await page.waitForTimeout(200);
+  await page.fill("#dt", "0.0005");
+  await page.dispatchEvent("#dt", "change");
+  await page.waitForTimeout(200);
+  // Drag the block up with the mouse for a moment (the page pushes it with a spring).
+  const [x, y] = await page.evaluate(() => {
+    const app = window.contactlab;
+    const t = app.view.transform();
+    const poses = app.sim.bodyPoses();
+    const r = document.getElementById("canvas").getBoundingClientRect();
+    return [r.left + t.x(poses[3]) / app.view.dpr, r.top + t.y(poses[4]) / app.view.dpr];
+  });
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 20, y - 60, { steps: 8 });
+  await page.waitForTimeout(300);
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+  await page.click("#play"); // pause
+  await page.click("#link");
+  const [link, digest, steps, timeline] = await page.evaluate(() => {
+    const app = window.contactlab;
+    return [app.shareLink, app.sim.digest, app.sim.steps, app.sim.timeline];
+  });
+  assert.match(timeline, /stepper:moreau-jean/);
+  assert.match(timeline, /dt:0\.0005/);
+  assert.match(timeline, /push:block,/);
+  assert.match(await page.textContent("#message"), /Link to this run/);
+  const { page: other, errors: otherErrors } = await open(link.replace(base, ""));
+  const again = await other.evaluate(() => [window.contactlab.sim.digest, window.contactlab.sim.steps, window.contactlab.plots.gap.points()]);
+  assert.deepEqual(again.slice(0, 2), [digest, steps]);
+  assert.ok(again[2] > Math.min(steps, 1000) / 2, `the plots hold the replayed history (${again[2]} samples for ${steps} steps)`);
+  assert.deepEqual([...errors, ...otherErrors], []);
+  await other.screenshot({ path: `${SHOTS}/replayed-link.png`, fullPage: true });
+  await page.close();
+  await other.close();
+});
+
+test("the readout says when steps did not converge", async () => {
+  const { page, errors } = await open("?scene=stacked-boxes");
+  assert.match(await readout(page, "solver"), /^lemke, converged$/);
+  // PGS needs ≈ 13,800 sweeps for 1 kg under 1000 kg: capped at 1000 it does not converge.
+  await page.selectOption("#solver", "pgs,1000,1e-10");
+  await page.waitForTimeout(300);
+  assert.equal(await readout(page, "solver"), "pgs, NOT converged");
+  assert.match(await readout(page, "not converged"), /^\d+ of \d+ steps \(worst residual [0-9.e-]+\)$/);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/not-converged.png`, fullPage: true });
+  await page.close();
+});
+
 test("the stiffness slider is logarithmic and doubling k raises the frequencies by √2", async () => {
   const { page } = await open("?scene=rocking-bar");
   const range = await page.$eval("#param-k", (s) => [Number(s.min), Number(s.max)]);

@@ -12,6 +12,11 @@ fn params(pairs: &[(&str, f64)]) -> JsValue {
     object.into()
 }
 
+/// A JS value, as JavaScript would pass it.
+fn js(value: impl Into<JsValue>) -> JsValue {
+    value.into()
+}
+
 fn message(e: wasm_bindgen::JsError) -> String {
     let value: JsValue = e.into();
     value
@@ -22,8 +27,8 @@ fn message(e: wasm_bindgen::JsError) -> String {
 
 /// (normal reaction, vertical acceleration, state code) after one step.
 fn one_step(u: f64) -> (f64, f64, f64) {
-    let mut sim = Simulation::preset("block-pull", params(&[("u", u)])).unwrap();
-    sim.step(1).unwrap();
+    let mut sim = Simulation::preset(js("block-pull"), params(&[("u", u)])).unwrap();
+    sim.step(js(1)).unwrap();
     let c = sim.contact_data();
     assert_eq!(c.len(), CONTACT_STRIDE);
     (c[2], sim.acceleration()[1], c[5])
@@ -46,8 +51,8 @@ fn s1_block_pull_through_wasm() {
 
 #[wasm_bindgen_test]
 fn s2_coupled_pair_through_wasm() {
-    let mut sim = Simulation::preset("coupled-pair", JsValue::UNDEFINED).unwrap();
-    sim.step(1).unwrap();
+    let mut sim = Simulation::preset(js("coupled-pair"), JsValue::UNDEFINED).unwrap();
+    sim.step(js(1)).unwrap();
     let c = sim.contact_data();
     assert_eq!(c.len(), 2 * CONTACT_STRIDE);
     for k in 0..2 {
@@ -57,8 +62,11 @@ fn s2_coupled_pair_through_wasm() {
 
 #[wasm_bindgen_test]
 fn s3_penalty_overlap_through_wasm() {
-    let mut sim = Simulation::preset("penalty-block", JsValue::NULL).unwrap();
-    sim.step(20_000).unwrap();
+    let mut sim = Simulation::preset(js("penalty-block"), JsValue::NULL).unwrap();
+    let mut taken = 0;
+    while taken < 20_000 {
+        taken += sim.step(js(20_000 - taken)).unwrap();
+    }
     let gap = sim.contact_data()[0];
     let expected = -(2.0 * 9.81 - 5.0) / 1e5;
     assert!(((gap - expected) / expected).abs() < 1e-6, "d = {gap}");
@@ -66,29 +74,29 @@ fn s3_penalty_overlap_through_wasm() {
 
 #[wasm_bindgen_test]
 fn errors_are_js_errors_and_the_simulation_keeps_working() {
-    let e = Simulation::preset("no-such", JsValue::UNDEFINED).err().unwrap();
+    let e = Simulation::preset(js("no-such"), JsValue::UNDEFINED).err().unwrap();
     assert!(message(e).contains("unknown preset 'no-such'"));
-    let e = Simulation::preset("block-pull", params(&[("u", 1e9)])).err().unwrap();
+    let e = Simulation::preset(js("block-pull"), params(&[("u", 1e9)])).err().unwrap();
     assert!(message(e).contains("[0, 100]"));
-    let e = Simulation::preset("block-pull", JsValue::from_str("u=5")).err().unwrap();
+    let e = Simulation::preset(js("block-pull"), JsValue::from_str("u=5")).err().unwrap();
     assert!(message(e).contains("params"));
-    let e = Simulation::from_scene("{ not json").err().unwrap();
+    let e = Simulation::from_scene(js("{ not json")).err().unwrap();
     assert!(message(e).starts_with("JSON"));
-    let mut sim = Simulation::preset("block-pull", JsValue::UNDEFINED).unwrap();
-    assert!(message(sim.set_parameter("u", f64::NAN).err().unwrap()).contains("finite"));
-    assert!(message(sim.set_parameter("zeta", 1.0).err().unwrap()).contains("unknown parameter"));
-    assert!(sim.set_time_step(-1.0).is_err());
-    assert!(sim.set_stepper("rk4").is_err());
-    assert!(sim.set_push("block", f64::NAN, 0.0, 0.0).is_err());
-    sim.set_parameter("u", 25.0).unwrap();
-    sim.step(10).unwrap();
+    let mut sim = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    assert!(message(sim.set_parameter(js("u"), js(f64::NAN)).err().unwrap()).contains("finite"));
+    assert!(message(sim.set_parameter(js("zeta"), js(1.0)).err().unwrap()).contains("unknown parameter"));
+    assert!(sim.set_time_step(js(-1.0)).is_err());
+    assert!(sim.set_stepper(js("rk4")).is_err());
+    assert!(sim.set_push(js("block"), js(f64::NAN), js(0.0), js(0.0)).is_err());
+    sim.set_parameter(js("u"), js(25.0)).unwrap();
+    sim.step(js(10)).unwrap();
     assert!(sim.body_poses()[4] > 0.05, "the block lifts after the errors");
     assert!(sim.body_poses().iter().all(|x| x.is_finite()));
 }
 
 #[wasm_bindgen_test]
 fn s4_rocking_bar_modes_through_wasm() {
-    let sim = Simulation::preset("rocking-bar", JsValue::UNDEFINED).unwrap();
+    let sim = Simulation::preset(js("rocking-bar"), JsValue::UNDEFINED).unwrap();
     let w = sim.frequencies();
     assert_eq!(w.len(), 2);
     assert!((w[0] - (2.0f64 * 1e5 / 2.0).sqrt()).abs() < 1e-9 * w[0], "{w:?}");
@@ -104,12 +112,12 @@ fn s4_rocking_bar_modes_through_wasm() {
 /// Largest |gap − preload| over `steps` steps of the antisymmetrically perturbed bar at h.
 fn rocking_excursion(h: f64, steps: u32) -> f64 {
     let mut sim =
-        Simulation::preset("rocking-bar", params(&[("kind", 1.0), ("amplitude", 1e-8)])).unwrap();
-    sim.set_time_step(h).unwrap();
+        Simulation::preset(js("rocking-bar"), params(&[("kind", 1.0), ("amplitude", 1e-8)])).unwrap();
+    sim.set_time_step(js(h)).unwrap();
     let preload = -2.0 * 9.81 / (2.0 * 1e5);
     let mut worst = 0.0f64;
     for _ in 0..steps {
-        if sim.step(1).is_err() {
+        if sim.step(js(1)).is_err() {
             return f64::INFINITY;
         }
         let c = sim.contact_data();
@@ -127,14 +135,117 @@ fn s4_central_difference_bounded_at_3_0_ms_growing_at_3_3_ms() {
 
 #[wasm_bindgen_test]
 fn f1_sliding_sphere_through_wasm() {
-    let mut sim = Simulation::preset("sphere-slide", JsValue::UNDEFINED).unwrap();
+    let mut sim = Simulation::preset(js("sphere-slide"), JsValue::UNDEFINED).unwrap();
     assert!(sim.spatial());
-    sim.step(600).unwrap();
+    sim.step(js(600)).unwrap();
     let v = sim.body_velocities3();
     // Body 0 is the plane; body 1 the sphere: v = 5v₀/7, ω_y R = v.
     assert!((v[6] - 10.0 / 7.0).abs() < 1e-6 * 10.0 / 7.0, "v = {}", v[6]);
     assert!((v[10] * 0.1 - v[6]).abs() < 1e-9);
     let laws = sim.law_data();
     assert_eq!(laws[8], 1.0, "stick once rolling");
-    assert!(sim.set_stepper("acceleration").is_err());
+    assert!(sim.set_stepper(js("acceleration")).is_err());
+}
+
+#[wasm_bindgen_test]
+fn arguments_of_the_wrong_type_are_errors_naming_the_argument() {
+    // These used to trap inside the string glue ("memory access out of bounds").
+    let e = Simulation::preset(js(42), JsValue::UNDEFINED).err().unwrap();
+    assert_eq!(message(e), "name: expected a string, got number 42");
+    let e = Simulation::from_scene(js_sys::Object::new().into()).err().unwrap();
+    assert_eq!(message(e), "json: expected a string, got object");
+    let e = Simulation::preset(JsValue::UNDEFINED, JsValue::UNDEFINED).err().unwrap();
+    assert_eq!(message(e), "name: expected a string, got undefined");
+    let mut sim = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    assert!(message(sim.set_stepper(js(123)).err().unwrap()).starts_with("name: expected a string"));
+    assert!(message(sim.set_push(js(7), js(0.0), js(0.0), js(0.0)).err().unwrap()).starts_with("body:"));
+    assert!(message(sim.set_push(js("block"), js("1"), js(0.0), js(0.0)).err().unwrap()).starts_with("fx: expected a number"));
+    assert!(message(sim.set_parameter(js(5), js(1.0)).err().unwrap()).starts_with("name:"));
+    assert!(message(sim.set_parameter(js("u"), js("5")).err().unwrap()).starts_with("value: expected a number"));
+    assert!(message(sim.set_time_step(JsValue::UNDEFINED).err().unwrap()).starts_with("h: expected a number"));
+    assert!(message(sim.replay_timeline(js(1)).err().unwrap()).starts_with("timeline:"));
+    // The simulation still works.
+    assert_eq!(sim.step(js(3)).unwrap(), 3);
+    assert_eq!(sim.steps(), 3.0);
+}
+
+#[wasm_bindgen_test]
+fn step_counts_are_whole_numbers_in_a_documented_range() {
+    let mut sim = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    for bad in [js(-1), js(1e12), js(f64::NAN), js(2.5), js("10"), JsValue::UNDEFINED] {
+        let e = sim.step(bad).err().unwrap();
+        assert!(message(e).starts_with("n: "), "refused with the argument named");
+    }
+    assert_eq!(sim.steps(), 0.0, "a refused call takes no step");
+    assert_eq!(sim.step(js(0)).unwrap(), 0);
+    // One call never runs much past its budget: it returns the steps it took.
+    let start = js_sys::Date::now();
+    let taken = sim.step(js(100_000)).unwrap();
+    let elapsed = js_sys::Date::now() - start;
+    assert!((1..=100_000).contains(&taken));
+    assert_eq!(sim.steps(), f64::from(taken));
+    assert!(
+        elapsed < contactlab::wasm::STEP_BUDGET_MS + 500.0,
+        "{taken} steps took {elapsed} ms"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_run_with_changes_replays_to_the_same_digest() {
+    let mut sim = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    sim.step(js(100)).unwrap();
+    sim.set_parameter(js("u"), js(25.0)).unwrap();
+    sim.step(js(50)).unwrap();
+    sim.set_time_step(js(5e-4)).unwrap();
+    sim.set_push(js("block"), js(1.5), js(-2.0), js(0.0)).unwrap();
+    sim.step(js(50)).unwrap();
+    sim.set_stepper(js("moreau-jean")).unwrap();
+    sim.step(js(100)).unwrap();
+    let digest = sim.digest();
+    let timeline = sim.timeline();
+    assert!(sim.timeline_exact());
+    assert_eq!(timeline.split(';').count(), 4, "{timeline}");
+
+    let mut replay = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    replay.replay_timeline(js(timeline.as_str())).unwrap();
+    replay.step(js(300)).unwrap();
+    assert_eq!(replay.digest(), digest);
+    assert_eq!(replay.timeline(), timeline, "the replay records the same changes");
+
+    // Without the timeline the same step count gives another run.
+    let mut plain = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    plain.step(js(300)).unwrap();
+    assert_ne!(plain.digest(), digest);
+}
+
+#[wasm_bindgen_test]
+fn trace_csv_of_a_sphere_scene_is_aligned() {
+    let mut sim = Simulation::preset(js("sphere-slide"), JsValue::UNDEFINED).unwrap();
+    sim.start_recording();
+    sim.step(js(10)).unwrap();
+    let csv = sim.trace_csv();
+    let mut lines = csv.lines();
+    let width = lines.next().unwrap().split(',').count();
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 10);
+    assert!(rows.iter().all(|r| r.split(',').count() == width));
+    assert!(csv.starts_with("t [s],sphere.x [m],sphere.y [m],sphere.z [m],sphere.qw [1]"), "{}", &csv[..80]);
+}
+
+#[wasm_bindgen_test]
+fn unconverged_steps_are_counted_for_the_readout() {
+    let mut sim = Simulation::preset(js("stacked-boxes"), JsValue::UNDEFINED).unwrap();
+    sim.step(js(3)).unwrap();
+    assert_eq!(sim.unconverged_steps(), 0.0);
+    assert_eq!(sim.solver(), "lemke");
+    // The same scene with PGS capped at 10 sweeps (it needs ≈ 13,800 for 1 kg under 1000 kg).
+    let mut scene: serde_json::Value = serde_json::from_str(&sim.scene_json()).unwrap();
+    scene["stepper"]["solver"] = "pgs".into();
+    scene["stepper"]["pgs_max_iterations"] = 10.into();
+    let mut capped = Simulation::from_scene(js(scene.to_string().as_str())).unwrap();
+    capped.step(js(3)).unwrap();
+    assert_eq!(capped.unconverged_steps(), 3.0);
+    assert!(!capped.converged());
+    assert!(capped.worst_residual() > 1e-6);
+    assert_eq!(capped.solver(), "pgs");
 }

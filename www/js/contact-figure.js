@@ -6,7 +6,8 @@
 //
 // Attributes (all optional): scene, params ("name=value,…"), plots (reaction, gap, frequency,
 // slip, laws), controls (parameter names or "all"), autoplay, stepper, dt, steps (run this
-// many steps at load, then wait: a shared link). See docs/embed.md.
+// many steps at load, then wait: a shared link), timeline (the changes made during a shared
+// run, replayed at their steps). See docs/embed.md.
 
 import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
@@ -49,6 +50,7 @@ contact-figure { display: block; margin: 1rem 0; --cf-height: 220px; }
 .cf-bar button { font: inherit; padding: 0.1rem 0.6rem; border: 1px solid #d5d9e0; border-radius: 4px; background: #fff; cursor: pointer; }
 .cf-bar button:focus-visible { outline: 2px solid #1f6feb; }
 .cf-digest { font: 12px ui-monospace, monospace; color: #5b6474; margin-left: auto; }
+.cf-digest.cf-warning { color: #b3261e; }
 .cf-message { margin: 0.3rem 0; padding: 0.3rem 0.5rem; background: #fff4d6; color: #6b4e00; border-radius: 4px; }
 .cf-link { width: 100%; font: 12px ui-monospace, monospace; }
 .cf-controls .param { display: grid; grid-template-columns: 1fr 6rem; gap: 0 0.5rem; margin: 0.3rem 0; }
@@ -225,7 +227,22 @@ export class ContactFigure extends HTMLElement {
     this.speed = 1;
     const fastest = Math.max(0, ...this.sim.frequencies());
     if (fastest > 0) this.speed = Math.min(1, 6 / fastest);
-    if (options.steps > 0) this.sim.step(options.steps);
+    if (options.steps > 0) {
+      // A shared run: replay it (with its changes), recording evenly spaced samples for the plots.
+      try {
+        if (options.timeline) this.sim.replayTimeline(options.timeline);
+        const stride = Math.max(1, Math.ceil(options.steps / 2000));
+        let done = 0;
+        while (done < options.steps) {
+          const target = Math.min(options.steps, done + stride);
+          while (done < target) done += this.sim.step(target - done);
+          recordState(this.plots, this.sim, this.bodies, this.sim.contactData(), false);
+        }
+      } catch (e) {
+        options.errors.push(e.message);
+        this.showMessage(options.errors.join("; "));
+      }
+    }
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     this.wantsPlay = options.autoplay && !reduced && options.steps === 0;
     this.visible = false;
@@ -292,9 +309,11 @@ export class ContactFigure extends HTMLElement {
     q.set("scene", this.options.scene);
     const params = Object.entries(this.options.params).map(([k, v]) => `${k}=${v}`).join(",");
     if (params) q.set("params", params);
-    q.set("stepper", this.sim.stepper);
-    q.set("dt", String(this.sim.timeStep));
+    const start = this.sim.startSettings();
+    q.set("stepper", start.stepper);
+    q.set("dt", String(start.dt));
     q.set("steps", String(this.sim.steps));
+    if (this.sim.timeline) q.set("timeline", this.sim.timeline);
     q.set("plots", this.options.plots.join(","));
     if (this.options.controls.length) q.set("controls", this.options.controls.join(","));
     // (In the single-file build the link points beside the script; host embed.html there.)
@@ -347,7 +366,10 @@ export class ContactFigure extends HTMLElement {
     const contacts = sim.contactData();
     this.view.draw(sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), contacts);
     recordState(this.plots, sim, this.bodies, contacts);
-    this.digestText.textContent = `t = ${sim.time.toFixed(4)} s · ${sim.steps} steps · digest ${sim.digest}`;
+    const unconverged = sim.unconvergedSteps;
+    const warning = unconverged > 0 ? ` · ⚠ ${unconverged} steps NOT converged (${sim.solver})` : "";
+    this.digestText.textContent = `t = ${sim.time.toFixed(4)} s · ${sim.steps} steps · digest ${sim.digest}${warning}`;
+    this.digestText.classList.toggle("cf-warning", unconverged > 0);
   }
 }
 

@@ -38,18 +38,65 @@ function format(x, digits = 5) {
   return a >= 1e-3 && a < 1e5 ? String(Number(x.toPrecision(digits))) : x.toExponential(digits - 1);
 }
 
-/** Reads ?scene=…&stepper=…&dt=…&NAME=VALUE… (numbers only; anything else is refused). */
+/** Reads ?scene=…&stepper=…&dt=…&NAME=VALUE…&steps=…&timeline=… (parameters are numbers only;
+ * anything else is refused; the timeline is checked by the simulation). */
 function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "stepper", "dt", "steps"].includes(k)) continue;
+    if (["scene", "stepper", "dt", "steps", "timeline", "solver"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
   }
   const steps = Number(q.get("steps") ?? 0);
-  return { scene: q.get("scene"), stepper: q.get("stepper"), dt: q.get("dt"), params, steps: Number.isInteger(steps) && steps > 0 ? steps : 0 };
+  return {
+    scene: q.get("scene"),
+    stepper: q.get("stepper"),
+    dt: q.get("dt"),
+    params,
+    steps: Number.isInteger(steps) && steps > 0 ? steps : 0,
+    timeline: q.get("timeline") ?? "",
+    solver: q.get("solver"),
+  };
+}
+
+/** Applies a solver given as "NAME,MAX_ITERATIONS,TOLERANCE" (the form startSettings() uses). */
+function applySolver(sim, text) {
+  const [name, cap = "1000", tolerance = "1e-10"] = text.split(",");
+  sim.setLcpSolver(name, Number(cap), Number(tolerance));
+}
+
+/**
+ * The link that replays this run exactly: the settings it started from, the changes made
+ * while it ran (stepper, h, parameters, pushes and drags, by step) and its step count.
+ */
+function replayLink(sim) {
+  const start = sim.startSettings();
+  const q = new URLSearchParams();
+  q.set("scene", sim.name);
+  q.set("stepper", start.stepper);
+  q.set("dt", String(start.dt));
+  const defaults = Object.fromEntries(sim.parameters().map((p) => [p.name, p.default]));
+  for (const [name, value] of start.parameters) if (value !== defaults[name]) q.set(name, String(value));
+  if (!start.solver.startsWith("lemke")) q.set("solver", start.solver);
+  q.set("steps", String(sim.steps));
+  if (sim.timeline) q.set("timeline", sim.timeline);
+  return `${location.href.split("?")[0]}?${q}`;
+}
+
+/**
+ * Replays `steps` steps of a shared run, recording about 2000 evenly spaced samples so the
+ * plots show the whole history (not two samples joined by a line).
+ */
+function replay(sim, steps, record) {
+  const stride = Math.max(1, Math.ceil(steps / 2000));
+  let done = 0;
+  while (done < steps) {
+    const target = Math.min(steps, done + stride);
+    while (done < target) done += sim.step(target - done);
+    record();
+  }
 }
 
 function writeUrl() {
@@ -61,7 +108,7 @@ function writeUrl() {
   history.replaceState(null, "", `?${q}`);
 }
 
-function loadScene(name, params = {}, stepper = null, dt = null) {
+function loadScene(name, params = {}, stepper = null, dt = null, solver = null) {
   let sim;
   try {
     sim = Simulation.preset(name, params);
@@ -74,18 +121,23 @@ function loadScene(name, params = {}, stepper = null, dt = null) {
   try {
     if (stepper) sim.setStepper(stepper);
     if (dt !== null && dt !== "") sim.setTimeStep(Number(dt));
+    if (solver) applySolver(sim, solver);
   } catch (e) {
     showMessage(e.message);
   }
+  const solverNow = sim.startSettings().solver.split(",");
+  const match = [...$("solver").options].find((o) => {
+    const [n, c] = o.value.split(",");
+    return n === solverNow[0] && (n === "lemke" || c === solverNow[1]);
+  });
+  if (match) $("solver").value = match.value;
   $("scene").value = name;
   $("stepper").value = sim.stepper;
   $("dt").value = String(sim.timeStep);
   const preset = app.presets.find((p) => p.name === name);
   $("description").textContent = preset?.description ?? "";
-  app.changedMidRun = false;
   buildControls($("controls"), sim.parameters(), (n, v) => {
     sim.setParameter(n, v);
-    app.changedMidRun = sim.steps > 0;
     writeUrl();
     showMessage("");
   }, showMessage);
@@ -132,6 +184,16 @@ function stepSafely(n) {
   }
 }
 
+/** Readout rows on the solver: its method and whether it converged, now and so far. */
+function solverRows(sim) {
+  const rows = [["solver", `${sim.solver}, ${sim.converged ? "converged" : "NOT converged"}`]];
+  const unconverged = sim.unconvergedSteps;
+  if (unconverged > 0) {
+    rows.push(["not converged", `${unconverged} of ${sim.steps} steps (worst residual ${format(sim.worstResidual, 3)})`]);
+  }
+  return rows;
+}
+
 function render() {
   const sim = app.sim;
   const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
@@ -147,7 +209,7 @@ function render() {
     ["energy", `${format(sim.energy)} J`],
     ["iterations", String(sim.iterations)],
     ["residual", format(sim.residual, 3)],
-    ["solver", sim.converged ? "converged" : "NOT converged"],
+    ...solverRows(sim),
     ["digest", `${sim.digest} (${sim.steps} steps)`],
   ];
   const ids = sim.contactIds();
@@ -167,6 +229,7 @@ function render() {
     dt.textContent = k;
     dd.textContent = v;
     div.dataset.key = k;
+    if (k === "not converged" || v.includes("NOT converged")) div.className = "warn";
     div.append(dt, dd);
     return div;
   }));
@@ -251,6 +314,9 @@ async function main() {
   $("stepper").addEventListener("change", () => {
     try { app.sim.setStepper($("stepper").value); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); }
   });
+  $("solver").addEventListener("change", () => {
+    try { applySolver(app.sim, $("solver").value); showMessage(""); } catch (e) { showMessage(e.message); }
+  });
   $("dt").addEventListener("change", () => {
     try { app.sim.setTimeStep(Number($("dt").value)); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); $("dt").value = String(app.sim.timeStep); }
   });
@@ -266,7 +332,7 @@ async function main() {
     render();
   });
   $("reset").addEventListener("click", () => {
-    try { app.sim.reset(); showMessage(""); app.changedMidRun = false; } catch (e) { showMessage(e.message); }
+    try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
     app.plots.clear();
     app.loop.clear();
     render();
@@ -290,21 +356,29 @@ async function main() {
   const state = urlState();
   const name = app.presets.some((p) => p.name === state.scene) ? state.scene : "block-pull";
   if (state.scene && name !== state.scene) showMessage(`URL: unknown scene '${state.scene}'; showing ${name}`);
-  loadScene(name, state.params, state.stepper, state.dt);
+  loadScene(name, state.params, state.stepper, state.dt, state.solver);
   if (state.steps > 0) {
-    // A shared run: replay it exactly, then wait.
-    try { app.sim.step(state.steps); } catch (e) { showMessage(e.message); }
+    // A shared run: replay it exactly, its changes included, filling the plots; then wait.
+    try {
+      if (state.timeline) app.sim.replayTimeline(state.timeline);
+      replay(app.sim, state.steps, () => recordState(app.plots, app.sim, app.bodies, app.sim.contactData(), false));
+    } catch (e) {
+      showMessage(e.message);
+    }
     app.playing = false;
     $("play").textContent = "Play";
+    // The replayed changes may have switched the stepper or h.
+    $("stepper").value = app.sim.stepper;
+    $("dt").value = String(app.sim.timeStep);
     render();
   }
   $("link").addEventListener("click", () => {
     writeUrl();
-    const link = `${location.href.split("#")[0]}&steps=${app.sim.steps}`;
+    const link = replayLink(app.sim);
     navigator.clipboard?.writeText(link).catch(() => {});
-    showMessage(app.changedMidRun
-      ? `Parameters changed during this run, so this link replays it from the start with today's values (a different digest): ${link}`
-      : `Link to this run (digest ${app.sim.digest}): ${link}`);
+    showMessage(app.sim.timelineExact
+      ? `Link to this run (digest ${app.sim.digest}): ${link}`
+      : `This run had more changes than a link keeps (10,000), so the link replays its start and its first changes only (a different digest): ${link}`);
     app.shareLink = link;
   });
   app.ready = true;

@@ -17,7 +17,7 @@ export function parseNumber(text) {
  * @param {(name: string) => string|null} get
  * @param {Array} presets Simulation.presets()
  * @returns {{scene: string, params: object, plots: string[], controls: string[], autoplay: boolean,
- *   stepper: string|null, dt: number|null, steps: number, errors: string[]}}
+ *   stepper: string|null, dt: number|null, steps: number, timeline: string, errors: string[]}}
  */
 export function readOptions(get, presets) {
   const errors = [];
@@ -71,5 +71,7 @@ export function readOptions(get, presets) {
   }
   const autoplayRaw = get("autoplay");
   const autoplay = autoplayRaw !== null && autoplayRaw !== undefined && autoplayRaw !== "false" && autoplayRaw !== "0";
-  return { scene, params, plots, controls, autoplay, stepper: stepper || null, dt, steps, errors };
+  // The changes of a shared run, by step; the simulation checks the text when it replays it.
+  const timeline = (get("timeline") ?? "").trim();
+  return { scene, params, plots, controls, autoplay, stepper: stepper || null, dt, steps, timeline, errors };
 }

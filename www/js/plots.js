@@ -151,8 +151,9 @@ export class TracePlots {
  * @param {object} sim the wasm Simulation
  * @param {Array} bodies sim.bodies()
  * @param {Float64Array} contacts sim.contactData() (already fetched for drawing)
+ * @param {boolean} redraw draw now (false while replaying many samples at once)
  */
-export function recordState(plots, sim, bodies, contacts) {
+export function recordState(plots, sim, bodies, contacts, redraw = true) {
   plots.record(sim.time, sim.contactIds(), contacts);
   if (sim.spatial) {
     const first = bodies.findIndex((b) => !b.fixed);
@@ -161,5 +162,5 @@ export function recordState(plots, sim, bodies, contacts) {
   } else {
     plots.recordFrequencies(sim.time, sim.frequencies());
   }
-  plots.redraw();
+  if (redraw) plots.redraw();
 }
