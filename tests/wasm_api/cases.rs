@@ -249,3 +249,20 @@ fn unconverged_steps_are_counted_for_the_readout() {
     assert!(capped.worst_residual() > 1e-6);
     assert_eq!(capped.solver(), "pgs");
 }
+
+include!("../digests/pinned.rs");
+
+#[wasm_bindgen_test]
+fn fixed_runs_give_the_pinned_native_digests() {
+    for (preset, stepper, steps, pinned) in PINNED_DIGESTS {
+        let mut sim = Simulation::preset(js(preset), JsValue::UNDEFINED).unwrap();
+        if !stepper.is_empty() {
+            sim.set_stepper(js(stepper)).unwrap();
+        }
+        let mut taken = 0;
+        while taken < steps {
+            taken += sim.step(js(steps - taken)).unwrap();
+        }
+        assert_eq!(sim.digest(), pinned, "{preset} {stepper} {steps}");
+    }
+}

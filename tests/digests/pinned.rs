@@ -1,0 +1,19 @@
+// Pinned trace digests of fixed runs (included by tests/determinism.rs and tests/wasm_api/cases.rs).
+//
+// Each entry: preset (default parameters), stepper ("" = the preset's own), steps, and the
+// 16-hex digest of (t, q, v) after every step. Native, Node and Chromium must all print these.
+// A change here must be deliberate: say in the commit which arithmetic changed and why.
+
+/// (preset, stepper, steps, digest)
+const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
+    ("block-pull", "", 500, "600d32f7e1075277"),
+    ("bouncing-ball", "", 3000, "51d6228a6cc28b42"),
+    ("penalty-block", "penalty-implicit", 2000, "13f209f738b722c4"),
+    ("rocking-bar", "", 1000, "abba67c3f9546658"),
+    ("disk-over-disk", "moreau-jean", 800, "04cc92c08acff4a6"),
+    ("stacked-boxes", "nsga", 300, "cf60933e9509ad2a"),
+    ("sphere-slide", "", 600, "41b2be763d242eba"),
+    ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
+    ("two-spheres", "", 600, "f85a4b8eeebce521"),
+    ("bouncing-sphere", "", 1500, "0b9d4c12465971ff"),
+];
