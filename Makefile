@@ -16,7 +16,7 @@ WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
 .PHONY: test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
-	setup-native setup-web setup-browser
+	setup-native setup-web setup-browser setup-fuzz fuzz soak
 
 ## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
 test: test-native test-wasm test-page
@@ -71,6 +71,24 @@ test-wasm: setup-browser
 test-page: setup-browser web
 	$(CARGO) build --release --locked --bin contactlab
 	node --test tests/page/
+
+## make fuzz — each cargo-fuzz target for FUZZ_SECONDS (default 600) s; crashes go to fuzz/artifacts/.
+FUZZ_SECONDS ?= 600
+setup-fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+
+fuzz: setup-fuzz
+	@for t in scene api lcp; do \
+		mkdir -p target/fuzz-corpus/$$t; \
+		$(CARGO) +nightly fuzz run $$t target/fuzz-corpus/$$t fuzz/corpus/$$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=20 || exit 1; \
+	done
+
+## make soak — 10⁶ steps of every preset under every stepper it accepts (SOAK_STEPS=… to change).
+SOAK_STEPS ?= 1000000
+soak:
+	$(CARGO) run --release --locked -- soak --steps $(SOAK_STEPS)
 
 ## make bench — native step cost and Lemke vs PGS; make bench-web — the same presets in Chromium.
 bench:

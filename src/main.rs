@@ -14,6 +14,7 @@ use contactlab::trace::CsvLayout;
 use contactlab::{Error, Simulation, presets};
 
 mod bench;
+mod soak;
 
 /// Why a command did not succeed, with its exit status.
 enum Failure {
@@ -47,6 +48,7 @@ fn emit(out: Out, text: &str) -> bool {
 
 const USAGE: &str = "usage:
   contactlab presets
+  contactlab scene <preset> [--set NAME=VALUE]...     (the preset as a scene file)
   contactlab run <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
                  [--duration T] [--every K] [--format jsonl|csv|digest] [--solver lemke|pgs]
   contactlab modes <preset|scene.json> [--set NAME=VALUE]... [--stepper NAME] [--dt H]
@@ -54,9 +56,10 @@ const USAGE: &str = "usage:
   contactlab sweep <preset> --param NAME --values V1,V2,... [--set NAME=VALUE]...
                    [--stepper NAME] [--dt H] [--duration T]
   contactlab lcp <file.json|->
-  contactlab bench [--quick] [--json]";
+  contactlab bench [--quick] [--json]
+  contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
-const COMMANDS: &str = "presets, run, modes, sweep, lcp, bench, help";
+const COMMANDS: &str = "presets, scene, run, modes, sweep, lcp, bench, help";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -77,10 +80,15 @@ fn main() -> ExitCode {
 fn dispatch(args: &[String], out: Out) -> Result<(), Failure> {
     let text = match args.first().map(String::as_str) {
         Some("presets") => list_presets(),
+        Some("scene") => {
+            let o = parse_run(&args[1..])?;
+            format!("{}\n", build_simulation(&o)?.scene().to_json())
+        }
         Some("run") => return run(&args[1..], out),
         Some("lcp") => return solve_lcp(&args[1..], out),
         Some("modes") => modes(&args[1..])?,
         Some("sweep") => sweep(&args[1..])?,
+        Some("soak") => return soak(&args[1..], out),
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             if args.iter().any(|a| a == "--json") {
@@ -329,6 +337,43 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
         }
     }
     check_converged(&sim)
+}
+
+/// `soak`: every preset × accepted stepper for N steps (default 10⁶); Markdown table on stdout.
+fn soak(args: &[String], out: Out) -> Result<(), Failure> {
+    let mut steps = 1_000_000u64;
+    let (mut preset, mut stepper) = (None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        match a.as_str() {
+            "--steps" => {
+                steps = value
+                    .parse()
+                    .ok()
+                    .filter(|&n: &u64| (1..=100_000_000).contains(&n))
+                    .ok_or_else(|| {
+                        format!("--steps: must be a whole number in [1, 100000000], got '{value}'")
+                    })?;
+            }
+            "--preset" => preset = Some(value.clone()),
+            "--stepper" => stepper = Some(value.clone()),
+            other => {
+                return Err(format!(
+                    "unknown option '{other}'; options: --steps, --preset, --stepper"
+                )
+                .into());
+            }
+        }
+    }
+    let (table, bad) = soak::run(steps, preset.as_deref(), stepper.as_deref());
+    emit(out, &table);
+    if bad > 0 {
+        return Err(Failure::NotConverged(format!(
+            "{bad} soak runs failed or gained energy beyond the tolerance (see the table)"
+        )));
+    }
+    Ok(())
 }
 
 #[derive(serde::Deserialize)]

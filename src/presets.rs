@@ -518,7 +518,9 @@ fn load_cell(v: &Values) -> Scene {
             body: "block".into(),
             rate: [0.0, v.get("rate")],
             start: 0.0,
-            max: None,
+            // Capped at 1.5 mg (reached after the run's 1.25 mg/rate): a lifted block then
+            // rises at g/2 instead of ever faster, so long runs stay in range.
+            max: Some((1.5 * v.get("m") * v.get("g")).max(v.get("rate"))),
         }],
     );
     s.duration = 1.25 * v.get("m") * v.get("g") / v.get("rate");

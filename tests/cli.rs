@@ -163,3 +163,25 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1);
     }
 }
+
+#[test]
+fn scene_prints_a_preset_as_a_scene_file_that_runs_the_same() {
+    let (code, json, err) = contactlab(&["scene", "bouncing-ball", "--set", "e=0.7"], None);
+    assert_eq!(code, 0, "{err}");
+    let path = std::env::temp_dir().join(format!("contactlab-scene-{}.json", std::process::id()));
+    std::fs::write(&path, &json).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let run = |target: &str, sets: &[&str]| {
+        let mut args = vec!["run", target];
+        args.extend_from_slice(sets);
+        args.extend_from_slice(&["--duration", "0.5", "--format", "digest"]);
+        contactlab(&args, None)
+    };
+    let (code, from_file, err) = run(&file, &[]);
+    assert_eq!(code, 0, "{err}");
+    let (_, from_preset, _) = run("bouncing-ball", &["--set", "e=0.7"]);
+    assert_eq!(
+        from_file, from_preset,
+        "the scene file is the preset, bit for bit"
+    );
+}

@@ -17,8 +17,13 @@
 //! *Implicit* (backward Euler on the linearised gap d(q⁺) ≈ d + h J_N v⁺):
 //!
 //! ```text
-//!     M (v⁺ − v) = h f + h Σᵢ J_iᵀ Nᵢ(v⁺),     Nᵢ(v⁺) = max(0, −k dᵢ − (k h + c) J_i v⁺),
+//!     M (v⁺ − v) = h f + h Σᵢ J_iᵀ Nᵢ(v⁺),     Nᵢ(v⁺) = max(0, −k dᵢ − (k h + c) J_i v⁺)
+//!                                                 while the end-of-step gap dᵢ + h J_i v⁺ < 0,
 //! ```
+//!
+//! so a contact that closes during the step is loaded in that step (the law acts on the
+//! end-of-step gap, not on the gap at its start: otherwise a fast body sinks up to v h into
+//! the surface before any force acts, and leaves with the energy of that free overlap).
 //!
 //! a piecewise-linear system solved by Newton's method on the set of loaded contacts
 //! (each iteration solves (M + h(kh + c) Σ_loaded J_iᵀJ_i) v⁺ = M v + h f − h k Σ_loaded J_iᵀ dᵢ
@@ -62,6 +67,16 @@ pub fn penalty_force(gap: f64, gap_rate: f64, stiffness: f64, damping: f64) -> f
     }
 }
 
+/// The implicit law's force for end-of-step velocities `v`: k·(−d⁺) − c ḋ⁺ clamped at zero,
+/// and zero while the end-of-step gap d⁺ = d + h ḋ⁺ is open.
+fn implicit_force(contact: &Contact, v: &DVector<f64>, k: f64, c: f64, h: f64) -> f64 {
+    let rate = contact.normal_row.dot(v);
+    if contact.gap() + h * rate >= 0.0 {
+        return 0.0;
+    }
+    (-k * contact.gap() - (k * h + c) * rate).max(0.0)
+}
+
 impl PenaltyStepper {
     fn implicit_velocity(
         system: &System,
@@ -77,9 +92,7 @@ impl PenaltyStepper {
         let loaded = |v: &DVector<f64>| -> Vec<bool> {
             contacts
                 .iter()
-                .map(|ct| {
-                    ct.gap() < 0.0 && -k * ct.gap() - (k * h + c) * ct.normal_row.dot(v) > 0.0
-                })
+                .map(|ct| implicit_force(ct, v, k, c, h) > 0.0)
                 .collect()
         };
         let mut set = loaded(&v);
@@ -145,13 +158,7 @@ impl Stepper for PenaltyStepper {
                 report.record_solve(super::StepSolver::Newton, iterations, 0.0, converged);
                 let forces = contacts
                     .iter()
-                    .map(|ct| {
-                        if ct.gap() < 0.0 {
-                            (-k * ct.gap() - (k * h + c) * ct.normal_row.dot(&v)).max(0.0)
-                        } else {
-                            0.0
-                        }
-                    })
+                    .map(|ct| implicit_force(ct, &v, k, c, h))
                     .collect();
                 (v, forces)
             }
