@@ -29,11 +29,12 @@
 //! noise in one with small |q|). So the path runs on the equilibrated problem
 //!
 //! ```text
-//!     z = s D z′,   M′ = D M D,   q′ = D q / s,    Dᵢᵢ = 1/√Mᵢᵢ (or 1/√maxⱼ|Mᵢⱼ|),  s = maxᵢ |(D q)ᵢ|,
+//!     z = s D z′,   M′ = D M D,   q′ = D q / s,    Dᵢᵢ ≈ 1/√Mᵢᵢ (or 1/√maxⱼ|Mᵢⱼ|),  s ≈ maxᵢ |(D q)ᵢ|,
 //! ```
 //!
-//! which has the same complementarity pairs, a unit diagonal and |q′| ≤ 1, and its pivot test
-//! is relative to the entering column. The answer is `solved` only if its relative residual
+//! with Dᵢᵢ and s rounded to powers of two so the scaling adds no rounding of its own. It has
+//! the same complementarity pairs, a diagonal in [½, 2] and |q′| ≤ 2, and its pivot test is
+//! relative to the entering column. The answer is `solved` only if its relative residual
 //! (see [`super::relative_residual`]) is at most [`super::LEMKE_TOLERANCE`], otherwise
 //! [`LcpStatus::Inaccurate`].
 
@@ -90,15 +91,21 @@ struct Equilibrated {
     s: f64,
 }
 
+/// The power of two nearest to `x` (> 0): scaling by it is exact in floating point.
+fn power_of_two(x: f64) -> f64 {
+    libm::exp2(libm::round(libm::log2(x)))
+}
+
 impl Equilibrated {
     fn new(lcp: &Lcp) -> Self {
         let n = lcp.len();
+        // Powers of two, so the scaling itself adds no rounding (as LAPACK's equilibration).
         let d = DVector::from_fn(n, |i, _| {
             let diagonal = lcp.m[(i, i)];
             let row_max = lcp.m.row(i).amax();
             let size = if diagonal > 0.0 { diagonal } else { row_max };
             if size > 0.0 && size.is_finite() {
-                1.0 / size.sqrt()
+                power_of_two(1.0 / size.sqrt())
             } else {
                 1.0
             }
@@ -106,7 +113,11 @@ impl Equilibrated {
         let m = DMatrix::from_fn(n, n, |i, j| d[i] * lcp.m[(i, j)] * d[j]);
         let dq = lcp.q.component_mul(&d);
         let s = dq.amax();
-        let s = if s > 0.0 && s.is_finite() { s } else { 1.0 };
+        let s = if s > 0.0 && s.is_finite() {
+            power_of_two(s)
+        } else {
+            1.0
+        };
         Self {
             problem: Lcp { m, q: dq / s },
             d,

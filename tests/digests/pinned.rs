@@ -10,7 +10,7 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("bouncing-ball", "", 3000, "51d6228a6cc28b42"),
     ("penalty-block", "penalty-implicit", 2000, "082f84f67d2d75b5"),
     ("rocking-bar", "", 1000, "abba67c3f9546658"),
-    ("disk-over-disk", "moreau-jean", 800, "04cc92c08acff4a6"),
+    ("disk-over-disk", "moreau-jean", 800, "040c3b1742e99e9e"),
     ("stacked-boxes", "nsga", 300, "cf60933e9509ad2a"),
     ("sphere-slide", "", 600, "41b2be763d242eba"),
     ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
