@@ -9,33 +9,9 @@
 //! accepted as a scene; `[0, 0.05, 0]` as a planar position said "trailing characters".
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn contactlab(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_contactlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::contactlab;
 
 fn scene_file(name: &str, json: &str) -> String {
     let path = std::env::temp_dir().join(format!("contactlab-{}-{name}", std::process::id()));
@@ -96,7 +72,7 @@ fn a_run_stopped_by_a_diverging_step_exits_4_after_the_good_samples() {
 fn digest_runs_keep_no_samples() {
     // 200,000 steps: a run that kept its samples would need far more than 64 MB.
     let (code, out, err) = {
-        let out = Command::new("sh")
+        let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(
                 "ulimit -v 65536; exec {} run block-pull --duration 200 --dt 0.001 --format digest",

@@ -38,13 +38,13 @@ pub(crate) fn law_report(
     cases: LawCases,
     h: f64,
 ) -> LawReport {
-    let o = block.offset;
-    let slice = |start: usize, len: usize, v: &DVector<f64>| {
-        (start..start + len).map(|k| v[k]).collect::<Vec<f64>>()
+    // The law's entries of v, divided by `divisor` (h turns an impulse into a mean force).
+    let slice = |law: &crate::laws::BallLaw, v: &DVector<f64>, divisor: f64| {
+        (law.start..law.start + law.len)
+            .map(|k| v[k] / divisor)
+            .collect::<Vec<f64>>()
     };
-    let t0 = o + 1;
-    let r0 = t0 + block.tangents;
-    let s0 = r0 + block.rolling;
+    let [friction, rolling, spinning] = block.ball_laws();
     let case = if cases.open {
         "open"
     } else if cases.slipping {
@@ -57,22 +57,18 @@ pub(crate) fn law_report(
         "stick"
     };
     LawReport {
-        slip: slice(t0, block.tangents, &solution.u),
-        rolling: slice(r0, block.rolling, &solution.u),
-        spinning: if block.spin > 0 { solution.u[s0] } else { 0.0 },
-        friction_force: slice(t0, block.tangents, &solution.lambda)
-            .iter()
-            .map(|x| x / h)
-            .collect(),
-        rolling_torque: slice(r0, block.rolling, &solution.lambda)
-            .iter()
-            .map(|x| x / h)
-            .collect(),
-        spinning_torque: if block.spin > 0 {
-            solution.lambda[s0] / h
-        } else {
-            0.0
-        },
+        slip: slice(&friction, &solution.u, 1.0),
+        rolling: slice(&rolling, &solution.u, 1.0),
+        spinning: slice(&spinning, &solution.u, 1.0)
+            .first()
+            .copied()
+            .unwrap_or(0.0),
+        friction_force: slice(&friction, &solution.lambda, h),
+        rolling_torque: slice(&rolling, &solution.lambda, h),
+        spinning_torque: slice(&spinning, &solution.lambda, h)
+            .first()
+            .copied()
+            .unwrap_or(0.0),
         case,
     }
 }

@@ -55,6 +55,44 @@ pub struct LawBlock {
     pub spinning_resistance: f64,
 }
 
+/// One ball law of a block: its first multiplier, its dimension and its bound coefficient
+/// (the bound is coefficient × λ_N).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BallLaw {
+    /// Index of the law's first multiplier.
+    pub start: usize,
+    /// Number of multipliers (0 when the law is absent, 1 for a segment, 2 for a disc).
+    pub len: usize,
+    /// μ, ρ or γ.
+    pub coefficient: f64,
+}
+
+impl LawBlock {
+    /// The block's friction, rolling and spinning laws, in multiplier order.
+    pub fn ball_laws(&self) -> [BallLaw; 3] {
+        let t0 = self.offset + 1;
+        let r0 = t0 + self.tangents;
+        let s0 = r0 + self.rolling;
+        [
+            BallLaw {
+                start: t0,
+                len: self.tangents,
+                coefficient: self.friction,
+            },
+            BallLaw {
+                start: r0,
+                len: self.rolling,
+                coefficient: self.rolling_resistance,
+            },
+            BallLaw {
+                start: s0,
+                len: self.spin,
+                coefficient: self.spinning_resistance,
+            },
+        ]
+    }
+}
+
 /// Which case each law of a contact is in at the solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LawCases {
@@ -202,12 +240,10 @@ fn residual(
             }
             which
         };
-        let t0 = i + 1;
-        case.slipping = ball(t0, b.tangents, b.friction) == BallCase::Boundary;
-        let r0 = t0 + b.tangents;
-        case.rolling = ball(r0, b.rolling, b.rolling_resistance) == BallCase::Boundary;
-        let s0 = r0 + b.rolling;
-        case.spinning = ball(s0, b.spin, b.spinning_resistance) == BallCase::Boundary;
+        let [friction, rolling, spinning] = b
+            .ball_laws()
+            .map(|l| ball(l.start, l.len, l.coefficient) == BallCase::Boundary);
+        (case.slipping, case.rolling, case.spinning) = (friction, rolling, spinning);
         cases.push(case);
     }
     (res, jac, cases)
@@ -271,21 +307,11 @@ pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<
     for b in blocks {
         let normal = out[b.offset].max(0.0);
         out[b.offset] = normal;
-        let t0 = b.offset + 1;
-        let r0 = t0 + b.tangents;
-        let s0 = r0 + b.rolling;
-        for (start, len, coefficient) in [
-            (t0, b.tangents, b.friction),
-            (r0, b.rolling, b.rolling_resistance),
-            (s0, b.spin, b.spinning_resistance),
-        ] {
-            if len == 0 {
-                continue;
-            }
-            let x = DVector::from_fn(len, |k, _| out[start + k]);
-            let (p, ..) = project_ball(&x, coefficient * normal);
-            for k in 0..len {
-                out[start + k] = p[k];
+        for law in b.ball_laws().iter().filter(|l| l.len > 0) {
+            let x = DVector::from_fn(law.len, |k, _| out[law.start + k]);
+            let (p, ..) = project_ball(&x, law.coefficient * normal);
+            for k in 0..law.len {
+                out[law.start + k] = p[k];
             }
         }
     }
@@ -306,15 +332,8 @@ fn newton(
     // point is not the maximal-dissipation law), 1/mean(Wᵢᵢ) over the law's rows.
     let mut r = DVector::from_element(n, options.augmentation);
     for b in blocks {
-        let t0 = b.offset + 1;
-        let r0 = t0 + b.tangents;
-        let s0 = r0 + b.rolling;
-        for (start, len) in [
-            (b.offset, 1),
-            (t0, b.tangents),
-            (r0, b.rolling),
-            (s0, b.spin),
-        ] {
+        let laws = b.ball_laws().map(|l| (l.start, l.len));
+        for (start, len) in std::iter::once((b.offset, 1)).chain(laws) {
             if len == 0 {
                 continue;
             }

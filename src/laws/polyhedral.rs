@@ -24,7 +24,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::LawBlock;
+use super::{BallLaw, LawBlock};
 use crate::lcp::{Lcp, LcpStatus, solve_lemke};
 
 /// Directions of the polygon inscribed in a friction or rolling disc.
@@ -40,36 +40,13 @@ pub struct PolyhedralSolution {
     pub pivots: usize,
 }
 
-/// One ball law of a block: first row, dimension and bound coefficient.
-struct BallLaw {
-    normal: usize,
-    start: usize,
-    dimension: usize,
-    coefficient: f64,
-}
-
-fn ball_laws(blocks: &[LawBlock]) -> Vec<BallLaw> {
-    let mut laws = Vec::new();
-    for b in blocks {
-        let t0 = b.offset + 1;
-        let r0 = t0 + b.tangents;
-        let s0 = r0 + b.rolling;
-        for (start, dimension, coefficient) in [
-            (t0, b.tangents, b.friction),
-            (r0, b.rolling, b.rolling_resistance),
-            (s0, b.spin, b.spinning_resistance),
-        ] {
-            if dimension > 0 {
-                laws.push(BallLaw {
-                    normal: b.offset,
-                    start,
-                    dimension,
-                    coefficient,
-                });
-            }
-        }
-    }
-    laws
+/// Every present ball law of the blocks, with the index of its block's normal multiplier.
+fn ball_laws(blocks: &[LawBlock]) -> Vec<(usize, BallLaw)> {
+    blocks
+        .iter()
+        .flat_map(|b| b.ball_laws().map(|law| (b.offset, law)))
+        .filter(|(_, law)| law.len > 0)
+        .collect()
 }
 
 /// Unit directions of the polygon of a law of `dimension` 1 or 2 (columns).
@@ -102,9 +79,9 @@ pub fn solve(
         measures.push(vec![(b.offset, 1.0)]);
     }
     let mut beta_ranges = Vec::new();
-    for law in &laws {
+    for (_, law) in &laws {
         let first = columns.len();
-        for d in directions(law.dimension) {
+        for d in directions(law.len) {
             let entries: Vec<(usize, f64)> = d
                 .iter()
                 .enumerate()
@@ -138,13 +115,13 @@ pub fn solve(
     }
     // Couplings: + s_L in every β row of law L; c_L λ_N − Σ β in the slack row.
     let normal_unknown = |row: usize| blocks.iter().position(|b| b.offset == row);
-    for (l, law) in laws.iter().enumerate() {
+    for (l, (normal, law)) in laws.iter().enumerate() {
         let slack = slack_start + l;
         for j in beta_ranges[l].clone() {
             m[(j, slack)] = 1.0;
             m[(slack, j)] = -1.0;
         }
-        if let Some(k) = normal_unknown(law.normal) {
+        if let Some(k) = normal_unknown(*normal) {
             m[(slack, k)] = law.coefficient;
         }
     }
@@ -164,7 +141,7 @@ pub fn solve(
     }
     Some(PolyhedralSolution {
         lambda,
-        exact: laws.iter().all(|l| l.dimension == 1),
+        exact: laws.iter().all(|(_, l)| l.len == 1),
         pivots: solution.iterations,
     })
 }

@@ -12,12 +12,11 @@ function measure(name) {
   const start = performance.now();
   while (performance.now() - start < BUDGET_MS) {
     try {
-      sim.step(batch);
+      steps += sim.step(batch);
     } catch {
       sim.reset();
     }
     if (sim.time > sim.duration) sim.reset();
-    steps += batch;
   }
   const seconds = (performance.now() - start) / 1000;
   const result = { name, stepper: sim.stepper, h: sim.timeStep, perStep: seconds / steps };
