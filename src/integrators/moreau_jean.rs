@@ -32,10 +32,12 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
-use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper};
+use super::{
+    ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, StepSolver, Stepper,
+};
 use crate::contact::{Contact, Delassus, JacobianRow, detect_contacts};
 use crate::contact::{ContactRows, contact_rows};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::laws::NewtonOptions;
 use crate::lcp::pgs::RowBound;
 use crate::lcp::{Lcp, LcpSolverKind, LcpStatus, PgsOptions, solve_lemke, solve_pgs_operator};
@@ -44,7 +46,8 @@ use crate::model::System;
 /// Settings of the Moreau–Jean stepper.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoreauJeanSettings {
-    /// Solver for the contact impulses.
+    /// Solver for the contact impulses (Lemke falls back to the boxed PGS problem if rounding keeps
+    /// it from a solution).$
     pub solver: LcpSolverKind,
     /// PGS cap and tolerance.
     pub pgs: PgsOptions,
@@ -84,6 +87,7 @@ struct Impulses {
     iterations: usize,
     residual: f64,
     converged: bool,
+    solver: StepSolver,
 }
 
 impl MoreauJeanStepper {
@@ -114,56 +118,60 @@ impl MoreauJeanStepper {
         } else {
             vec![]
         };
-        match self.settings.solver {
-            LcpSolverKind::Pgs => {
-                let mut q = free_normal.clone();
-                q.extend_from_slice(&free_tangent);
-                let mut bounds = vec![RowBound::NonNegative; nc];
-                if with_friction {
-                    bounds.extend((0..nc).map(|i| RowBound::Friction { normal: i, mu }));
-                }
-                let r = solve_pgs_operator(&delassus, &q, &bounds, None, &self.settings.pgs);
-                Ok(Impulses {
-                    normal: r.z[..nc].to_vec(),
-                    tangent: if with_friction {
-                        r.z[nc..].to_vec()
-                    } else {
-                        vec![0.0; nc]
-                    },
-                    iterations: r.iterations,
-                    residual: r.residual,
-                    converged: r.status == LcpStatus::Solved,
-                })
+        // The boxed problem by PGS: always an answer inside the laws (z_N ≥ 0, |z_T| ≤ μ z_N).
+        let boxed = || {
+            let mut q = free_normal.clone();
+            q.extend_from_slice(&free_tangent);
+            let mut bounds = vec![RowBound::NonNegative; nc];
+            if with_friction {
+                bounds.extend((0..nc).map(|i| RowBound::Friction { normal: i, mu }));
             }
-            LcpSolverKind::Lemke => {
-                let w = delassus.dense();
-                let (m, q) = if with_friction {
-                    stewart_trinkle(&w, nc, &free_normal, &free_tangent, mu)
-                } else {
-                    (w, DVector::from_vec(free_normal))
-                };
-                let sol = solve_lemke(&Lcp::for_contacts(m, q, "Moreau–Jean impulse")?);
-                if sol.status == LcpStatus::NoSolution {
-                    return Err(Error::Solver(
-                        "the Moreau–Jean impulse LCP has no solution (Lemke ended on a ray); the step was not taken"
-                            .into(),
-                    ));
-                }
-                let normal = sol.z[..nc].to_vec();
-                let tangent = if with_friction {
-                    (0..nc).map(|i| sol.z[nc + i] - sol.z[2 * nc + i]).collect()
+            let r = solve_pgs_operator(&delassus, &q, &bounds, None, &self.settings.pgs);
+            Impulses {
+                normal: r.z[..nc].to_vec(),
+                tangent: if with_friction {
+                    r.z[nc..].to_vec()
                 } else {
                     vec![0.0; nc]
-                };
-                Ok(Impulses {
-                    normal,
-                    tangent,
-                    iterations: sol.iterations,
-                    residual: sol.relative_residual,
-                    converged: sol.status == LcpStatus::Solved,
-                })
+                },
+                iterations: r.iterations,
+                residual: r.residual,
+                converged: r.status == LcpStatus::Solved,
+                solver: StepSolver::Pgs,
             }
+        };
+        if self.settings.solver == LcpSolverKind::Pgs {
+            return Ok(boxed());
         }
+        let w = delassus.dense();
+        let (m, q) = if with_friction {
+            stewart_trinkle(&w, nc, &free_normal, &free_tangent, mu)
+        } else {
+            (w, DVector::from_vec(free_normal.clone()))
+        };
+        let sol = solve_lemke(&Lcp::for_contacts(m, q, "Moreau–Jean impulse")?);
+        if sol.status != LcpStatus::Solved {
+            // The Stewart–Trinkle LCP of a positive-definite W always has a solution; if
+            // rounding kept Lemke from it, the boxed PGS answer (inside the laws) is used and
+            // the report says whether it converged.
+            let mut fallback = boxed();
+            fallback.iterations += sol.iterations;
+            return Ok(fallback);
+        }
+        let normal = sol.z[..nc].to_vec();
+        let tangent = if with_friction {
+            (0..nc).map(|i| sol.z[nc + i] - sol.z[2 * nc + i]).collect()
+        } else {
+            vec![0.0; nc]
+        };
+        Ok(Impulses {
+            normal,
+            tangent,
+            iterations: sol.iterations,
+            residual: sol.relative_residual,
+            converged: true,
+            solver: StepSolver::Lemke,
+        })
     }
 }
 
@@ -243,12 +251,7 @@ impl Stepper for MoreauJeanStepper {
                 impulses.push((c.key, sol.normal[i], sol.tangent[i], c.gap_rate(&system.v)));
             }
             v_next += system.mass().apply_inverse(&r);
-            report.record_solve(
-                super::StepSolver::of_lcp(self.settings.solver),
-                sol.iterations,
-                sol.residual,
-                sol.converged,
-            );
+            report.record_solve(sol.solver, sol.iterations, sol.residual, sol.converged);
         }
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
