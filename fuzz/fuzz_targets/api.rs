@@ -53,7 +53,10 @@ fuzz_target!(|session: Session| {
             }
             Call::SetParameter(k, value) => {
                 let names: Vec<&str> = preset.parameters.iter().map(|p| p.name).collect();
-                let name = names.get(k as usize % (names.len() + 1)).copied().unwrap_or("nope");
+                let name = names
+                    .get(k as usize % (names.len() + 1))
+                    .copied()
+                    .unwrap_or("nope");
                 let _ = sim.set_parameter(name, value);
             }
             Call::SetStepper(k) => {
@@ -67,8 +70,12 @@ fuzz_target!(|session: Session| {
                 let _ = sim.set_lcp_solver(name, u64::from(cap % 5000), tolerance);
             }
             Call::Push(k, fx, fy, torque) => {
-                let names: Vec<String> = sim.system().bodies.iter().map(|b| b.name.clone()).collect();
-                let body = names.get(k as usize % (names.len() + 1)).cloned().unwrap_or_default();
+                let names: Vec<String> =
+                    sim.system().bodies.iter().map(|b| b.name.clone()).collect();
+                let body = names
+                    .get(k as usize % (names.len() + 1))
+                    .cloned()
+                    .unwrap_or_default();
                 let _ = sim.set_push(&body, [fx, fy], torque);
             }
             Call::Reset => {

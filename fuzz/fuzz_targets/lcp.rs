@@ -23,7 +23,13 @@ fn relative_residual(p: &Lcp, z: &[f64]) -> f64 {
         let w: f64 = p.q[i] + (0..n).map(|j| p.m[(i, j)] * z[j]).sum::<f64>();
         let size: f64 = p.q[i].abs() + (0..n).map(|j| (p.m[(i, j)] * z[j]).abs()).sum::<f64>();
         let row_max = (0..n).map(|j| p.m[(i, j)].abs()).fold(0.0, f64::max);
-        let c = if p.m[(i, i)] > 0.0 { p.m[(i, i)] } else if row_max > 0.0 { row_max } else { 1.0 };
+        let c = if p.m[(i, i)] > 0.0 {
+            p.m[(i, i)]
+        } else if row_max > 0.0 {
+            row_max
+        } else {
+            1.0
+        };
         let violation = (c * z[i]).min(w).abs();
         if violation > 0.0 {
             worst = worst.max(violation / size);
