@@ -100,6 +100,9 @@ test("a shared link reproduces the digest exactly", async () => {
   await other.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
   const again = await other.evaluate(() => [document.getElementById("figure").sim.digest, document.getElementById("figure").sim.steps]);
   assert.deepEqual(again, [digest, steps]);
+  // The replayed history is in the plots, not just the final sample.
+  const points = await other.evaluate(() => document.getElementById("figure").plots.normal.points());
+  assert.ok(points > Math.min(steps, 2000) / 2, `${points} samples plotted for ${steps} replayed steps`);
   await context.close();
 });
 
