@@ -261,7 +261,7 @@ pub fn static_equilibrium(
         let mut j = DVector::zeros(dofs);
         c.normal_row.add_transpose_to(1.0, &mut j);
         g += &j * j.transpose() * k;
-        rhs += &j * (k * -c.gap());
+        rhs += &j * (k * -c.gap);
     }
     let eps = 1e-12 * g.amax().max(1e-300);
     let delta = g
@@ -270,7 +270,7 @@ pub fn static_equilibrium(
         .unwrap_or_else(|_| DVector::zeros(dofs));
     let gaps = contacts
         .iter()
-        .map(|c| c.gap() + c.normal_row.dot(&delta))
+        .map(|c| c.gap + c.normal_row.dot(&delta))
         .collect();
     (delta, gaps)
 }

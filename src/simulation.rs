@@ -4,7 +4,7 @@
 
 use nalgebra::DVector;
 
-use crate::contact::{Contact, ContactKey, contact_capacity, contact_rows, detect_contacts};
+use crate::contact::{Contact, ContactKey, contact_capacity, detect_contacts};
 use crate::error::{Error, Result, check_each, check_range, fmt_number};
 use crate::geometry::Shape;
 use crate::integrators::acceleration::acceleration_lcp;
@@ -146,7 +146,7 @@ fn check_initial_overlap(scene: &Scene, system: &crate::model::System) -> Result
         }
     }
     overlaps.extend(
-        contact_rows(system, &system.q, 0.0)
+        detect_contacts(system, &system.q, 0.0)
             .into_iter()
             .filter(|c| c.gap < 0.0)
             .map(|c| {
@@ -282,7 +282,7 @@ impl Simulation {
             self.apply(change)?;
         }
         if self.count_contacts {
-            let n = contact_rows(&self.system, &self.system.q, self.settings.margin).len();
+            let n = detect_contacts(&self.system, &self.system.q, self.settings.margin).len();
             if n > limits::CONTACTS {
                 return Err(Error::Solver(format!(
                     "{n} contacts are within the contact margin ({} m); at most {} are solved at once in this version: lower contact_margin or use fewer bodies",
@@ -532,7 +532,7 @@ impl Simulation {
     fn closed_contacts(&self) -> Vec<Contact> {
         detect_contacts(&self.system, &self.system.q, self.settings.margin)
             .into_iter()
-            .filter(|c| c.gap().abs() <= 1e-9 && c.gap_rate(&self.system.v).abs() <= 1e-9)
+            .filter(|c| c.gap.abs() <= 1e-9 && c.gap_rate(&self.system.v).abs() <= 1e-9)
             .collect()
     }
 
@@ -540,7 +540,7 @@ impl Simulation {
     pub fn compressed_contacts(&self) -> Vec<Contact> {
         detect_contacts(&self.system, &self.system.q, self.settings.margin)
             .into_iter()
-            .filter(|c| c.gap() < 0.0)
+            .filter(|c| c.gap < 0.0)
             .collect()
     }
 

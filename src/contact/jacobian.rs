@@ -46,11 +46,4 @@ impl JacobianRow {
             u[j] += s * a;
         }
     }
-
-    /// Appends a planar body's block [a_x, a_y, a_θ] at `offset`.
-    pub fn push_planar(&mut self, offset: usize, linear: glam::DVec2, angular: f64) {
-        self.entries.push((offset, linear.x));
-        self.entries.push((offset + 1, linear.y));
-        self.entries.push((offset + 2, angular));
-    }
 }

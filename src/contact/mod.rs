@@ -1,40 +1,51 @@
-//! Contacts of the whole system: detection over all body pairs, Jacobian rows and J̇v.
+//! Contacts of the whole system: detection over body pairs, Jacobian rows and J̇v, in the plane and in space alike.
 //!
-//! For a contact between a point feature c_A of body A and a surface of body B with unit
-//! normal n (from B to A), the gap rate is the normal relative velocity,
+//! Geometry ([`crate::geometry`]) gives each contact a gap d, a unit normal n (from the surface
+//! body B towards the point body A) and the contact points, in world axes (a planar scene
+//! lives in z = 0). This module turns them into rows of the contact Jacobian from the body
+//! kinds' point Jacobians ([`crate::model::Body::push_row`]): a row for the world directions
+//! (linear ℓ, angular a) of body A minus the same of body B measures
+//! ℓ·(velocity of a point) + a·ω.
+//!
+//! **Normal row.** For a material point p_A = x_A + r_A of A against a surface of B whose
+//! normal turns with B (ℓ = p_A − x_B), the gap rate is the normal relative velocity of p_A
+//! and of the point of B coinciding with it,
 //!
 //! ```text
-//!     ḋ = n · (v_A + ω_A k×a − v_B) + ω_B (k×n)·ℓ = J_N v,      a = c_A − x_A,  ℓ = c_A − x_B,
-//!     J_N,A = [nₓ, n_y, a×n],   J_N,B = [−nₓ, −n_y, −ℓ×n],
+//!     ḋ = n · (v_A + ω_A × r_A − v_B − ω_B × ℓ),      J_N = [n, r_A × n]_A − [n, ℓ × n]_B,
 //! ```
 //!
-//! (a×n = aₓn_y − a_y nₓ). Differentiating once more, d̈ = J_N v̇ + J̇_N v with the
-//! velocity-product term (n fixed in B, so ṅ = ω_B k×n)
+//! and for two material points p_A, p_B (centres of round bodies, d = |p_A − p_B| − const)
+//! J_N = [n, r_A × n]_A − [n, r_B × n]_B. Differentiating once more, d̈ = J_N v̇ + J̇_N v with
+//! the velocity-product term (ṅ = ω_B × n for a surface of B):
 //!
 //! ```text
-//!     J̇_N v = −ω_A² n·a − ω_B² n·ℓ + 2 ω_B (k×n)·ℓ̇,      ℓ̇ = v_A + ω_A k×a − v_B,
+//!     point on surface:  J̇_N v = (ω_B × n)·u + n·(ω_A × (ω_A × r_A)) − n·(ω_B × ℓ̇),
+//!                        u = v_A + ω_A × r_A − v_B − ω_B × ℓ,   ℓ̇ = v_A + ω_A × r_A − v_B;
+//!     point to point:    J̇_N v = (|ṙ|² − (n·ṙ)²)/|p_A − p_B| + n·(ω_A × (ω_A × r_A) − ω_B × (ω_B × r_B)),
+//!                        ṙ = v_A + ω_A × r_A − v_B − ω_B × r_B,
 //! ```
 //!
-//! which the acceleration-level LCP needs in b = J M⁻¹ f + J̇v. For two disks
-//! (d = |x_A − x_B| − R_A − R_B, r = x_A − x_B, L = |r|): J_N,A = [n, 0], J_N,B = [−n, 0] and
-//! J̇_N v = (|ṙ|² − (n·ṙ)²)/L, the centripetal term of the relative motion.
+//! which in the plane are −ω_A² n·r_A − ω_B² n·ℓ + 2ω_B (k×n)·ℓ̇ and the centripetal term of
+//! two disks. The acceleration-level LCP needs it in b = J M⁻¹ f + J̇v.
 //!
-//! The tangent row uses t = k×n at the contact points p_A, p_B:
-//! J_T,A = [t, (p_A − x_A)×t], J_T,B = [−t, −(p_B − x_B)×t].
+//! **Tangent, rolling and spinning rows** act at the contact points (p_A on A's surface, p_B on
+//! B's): J_Tk = [t_k, (p_A − x_A) × t_k]_A − [t_k, (p_B − x_B) × t_k]_B, rolling
+//! J_Rk = [0, t_k]_A − [0, t_k]_B, spinning J_S = [0, n]_A − [0, n]_B. In space the tangents
+//! t₁, t₂ complete n to a right-handed frame (t₁ = x̂, t₂ = ŷ on a level floor); in the plane the
+//! one tangent is t = k × n (the directions a planar body cannot move along are left out), the
+//! one rolling axis is k (the in-plane rotation of a disk rolling on a line) and there is no
+//! spinning row.
 
 pub mod delassus;
 pub mod jacobian;
 pub mod material;
-pub mod rows;
-pub mod spatial;
 
 pub use delassus::Delassus;
 pub use jacobian::JacobianRow;
 pub use material::ContactMaterial;
-pub use rows::{ContactRows, contact_rows};
-pub use spatial::{SpatialContact, detect_spatial_contacts};
 
-use glam::DVec2;
+use glam::DVec3;
 use nalgebra::DVector;
 
 use crate::geometry::{Collider, ContactGeometry, GapKinematics, Side, detect_pair};
@@ -66,7 +77,7 @@ impl ContactKey {
     }
 }
 
-/// One candidate contact with its rows.
+/// One candidate contact with its rows: the only contact type, for every body kind.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contact {
     /// Stable identity.
@@ -75,47 +86,88 @@ pub struct Contact {
     pub body_a: usize,
     /// Body offering the surface.
     pub body_b: usize,
-    /// Gap, normal and points.
-    pub geometry: ContactGeometry,
+    /// Signed gap d, m (positive = apart).
+    pub gap: f64,
+    /// Unit normal from B towards A.
+    pub normal: DVec3,
+    /// Contact point on B's surface, m (for drawing and reports).
+    pub point: DVec3,
+    /// Tangent directions of the rows in `tangent_rows` (one in the plane, two in space).
+    pub tangents: Vec<DVec3>,
+    /// Rolling axes of the rows in `rolling_rows` (k in the plane, t₁ and t₂ in space).
+    pub rolling_axes: Vec<DVec3>,
     /// J_N: ḋ = J_N v.
     pub normal_row: JacobianRow,
-    /// J_T: tangential slip velocity along t = k×n.
-    pub tangent_row: JacobianRow,
+    /// J_T: slip velocities along the tangents.
+    pub tangent_rows: Vec<JacobianRow>,
+    /// J_R: relative angular velocity about the rolling axes.
+    pub rolling_rows: Vec<JacobianRow>,
+    /// J_S: relative angular velocity about the normal (space only).
+    pub spin_row: Option<JacobianRow>,
+    /// How the gap depends on the poses (for J̇v).
+    pub kinematics: GapKinematics,
 }
 
 impl Contact {
-    /// Signed gap d, m.
-    pub fn gap(&self) -> f64 {
-        self.geometry.gap
-    }
-
     /// Gap rate ḋ = J_N v, m/s.
     pub fn gap_rate(&self, v: &DVector<f64>) -> f64 {
         self.normal_row.dot(v)
     }
 
-    /// Tangential slip velocity J_T v, m/s.
+    /// Slip velocity along the first tangent, J_T v, m/s.
     pub fn slip_rate(&self, v: &DVector<f64>) -> f64 {
-        self.tangent_row.dot(v)
+        self.tangent_rows[0].dot(v)
     }
 
-    /// The velocity-product term J̇_N v of d̈ = J_N v̇ + J̇_N v, m/s².
+    /// Number of multipliers: 1 + tangents + rolling + spin.
+    pub fn len(&self) -> usize {
+        1 + self.tangent_rows.len() + self.rolling_rows.len() + usize::from(self.spin_row.is_some())
+    }
+
+    /// Never empty (a normal row is always there).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// All rows in multiplier order: normal, tangents, rolling, spin.
+    pub fn rows(&self) -> impl Iterator<Item = &JacobianRow> {
+        std::iter::once(&self.normal_row)
+            .chain(&self.tangent_rows)
+            .chain(&self.rolling_rows)
+            .chain(self.spin_row.iter())
+    }
+
+    /// The velocity-product term J̇_N v of d̈ = J_N v̇ + J̇_N v, m/s² (module docs).
     pub fn normal_velocity_product(&self, system: &System, v: &DVector<f64>) -> f64 {
-        let (va, wa) = system.twist(self.body_a, v);
-        let (vb, wb) = system.twist(self.body_b, v);
-        let n = self.geometry.normal;
-        match self.geometry.kinematics {
+        let (va, wa) = system.bodies[self.body_a].twist3(v);
+        let (vb, wb) = system.bodies[self.body_b].twist3(v);
+        let n = self.normal;
+        match self.kinematics {
             GapKinematics::PointOnSurface { arm, lever } => {
-                let lever_rate = va + wa * arm.perp() - vb;
-                -wa * wa * n.dot(arm) - wb * wb * n.dot(lever) + 2.0 * wb * n.perp().dot(lever_rate)
+                let lever_rate = va + wa.cross(arm) - vb;
+                let relative = lever_rate - wb.cross(lever);
+                wb.cross(n).dot(relative) + n.dot(wa.cross(wa.cross(arm)))
+                    - n.dot(wb.cross(lever_rate))
             }
-            GapKinematics::CentreDistance { separation } => {
-                let rate = va - vb;
+            GapKinematics::PointToPoint {
+                arm_a,
+                arm_b,
+                separation,
+            } => {
+                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
                 let along = n.dot(rate);
                 (rate.length_squared() - along * along) / separation.length()
+                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
             }
         }
     }
+}
+
+/// A right-handed tangent frame for normal `n`, deterministic (x̂, ŷ for n = ẑ).
+pub fn tangent_frame(n: DVec3) -> [DVec3; 2] {
+    let helper = if n.y.abs() < 0.9 { DVec3::Y } else { DVec3::Z };
+    let t1 = helper.cross(n).normalize();
+    [t1, n.cross(t1)]
 }
 
 /// An upper bound on the contacts the system can ever have at once: over every pair that
@@ -140,30 +192,31 @@ pub fn contact_capacity(system: &System) -> usize {
 
 /// All candidate contacts at positions `q` with gap ≤ `margin`, sorted by key.
 pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
+    let planar = !system.is_spatial();
+    let colliders: Vec<Collider> = system
+        .bodies
+        .iter()
+        .map(|b| Collider {
+            shape: &b.shape,
+            pose: b.pose(q),
+            position: b.position3(q),
+            orientation: b.orientation(q),
+            feet: &b.contact_points,
+        })
+        .collect();
     let mut out = Vec::new();
     let n = system.bodies.len();
     for i in 0..n {
         for j in (i + 1)..n {
-            let (bi, bj) = (&system.bodies[i], &system.bodies[j]);
-            if bi.is_fixed() && bj.is_fixed() {
+            if system.bodies[i].is_fixed() && system.bodies[j].is_fixed() {
                 continue;
             }
-            let ci = Collider {
-                shape: &bi.shape,
-                pose: bi.pose(q),
-                feet: &bi.contact_points,
-            };
-            let cj = Collider {
-                shape: &bj.shape,
-                pose: bj.pose(q),
-                feet: &bj.contact_points,
-            };
-            for (side, g) in detect_pair(&ci, &cj, margin) {
+            for (side, g) in detect_pair(&colliders[i], &colliders[j], margin) {
                 let (a, b) = match side {
                     Side::First => (i, j),
                     Side::Second => (j, i),
                 };
-                out.push(build_contact(system, q, a, b, g, (i, j)));
+                out.push(build_contact(system, (a, b), g, (i, j), planar));
             }
         }
     }
@@ -171,33 +224,51 @@ pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Co
     out
 }
 
+/// A row of A's (linear, angular) direction minus B's, from the bodies' point Jacobians.
+fn relative_row(
+    system: &System,
+    (a, b): (usize, usize),
+    (linear_a, angular_a): (DVec3, DVec3),
+    (linear_b, angular_b): (DVec3, DVec3),
+) -> JacobianRow {
+    let mut row = JacobianRow::default();
+    system.bodies[a].push_row(&mut row, linear_a, angular_a);
+    system.bodies[b].push_row(&mut row, -linear_b, -angular_b);
+    row
+}
+
 fn build_contact(
     system: &System,
-    q: &DVector<f64>,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     g: ContactGeometry,
     (first, second): (usize, usize),
+    planar: bool,
 ) -> Contact {
     let n = g.normal;
-    let t = n.perp();
-    let (body_a, body_b) = (&system.bodies[a], &system.bodies[b]);
-    let xa = body_a.pose(q).position;
-    let xb = body_b.pose(q).position;
-    let mut normal_row = JacobianRow::default();
-    let mut tangent_row = JacobianRow::default();
-    let (arm, lever) = match g.kinematics {
-        GapKinematics::PointOnSurface { arm, lever } => (arm, lever),
-        GapKinematics::CentreDistance { .. } => (DVec2::ZERO, DVec2::ZERO),
+    let normal_row = match g.kinematics {
+        GapKinematics::PointOnSurface { arm, lever } => {
+            relative_row(system, (a, b), (n, arm.cross(n)), (n, lever.cross(n)))
+        }
+        GapKinematics::PointToPoint { arm_a, arm_b, .. } => {
+            relative_row(system, (a, b), (n, arm_a.cross(n)), (n, arm_b.cross(n)))
+        }
     };
-    if !body_a.is_fixed() {
-        normal_row.push_planar(body_a.v_offset, n, arm.perp_dot(n));
-        tangent_row.push_planar(body_a.v_offset, t, (g.point_a - xa).perp_dot(t));
-    }
-    if !body_b.is_fixed() {
-        normal_row.push_planar(body_b.v_offset, -n, -lever.perp_dot(n));
-        tangent_row.push_planar(body_b.v_offset, -t, -(g.point_b - xb).perp_dot(t));
-    }
+    let (tangents, rolling_axes) = if planar {
+        (vec![DVec3::Z.cross(n)], vec![DVec3::Z])
+    } else {
+        let t = tangent_frame(n);
+        (t.to_vec(), t.to_vec())
+    };
+    let tangent_rows = tangents
+        .iter()
+        .map(|&t| relative_row(system, (a, b), (t, g.arm_a.cross(t)), (t, g.arm_b.cross(t))))
+        .collect();
+    let rolling_rows = rolling_axes
+        .iter()
+        .map(|&axis| relative_row(system, (a, b), (DVec3::ZERO, axis), (DVec3::ZERO, axis)))
+        .collect();
+    let spin_row =
+        (!planar).then(|| relative_row(system, (a, b), (DVec3::ZERO, n), (DVec3::ZERO, n)));
     Contact {
         key: ContactKey {
             first,
@@ -206,8 +277,15 @@ fn build_contact(
         },
         body_a: a,
         body_b: b,
-        geometry: g,
+        gap: g.gap,
+        normal: n,
+        point: g.point_b,
+        tangents,
+        rolling_axes,
         normal_row,
-        tangent_row,
+        tangent_rows,
+        rolling_rows,
+        spin_row,
+        kinematics: g.kinematics,
     }
 }

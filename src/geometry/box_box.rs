@@ -41,14 +41,14 @@ pub fn points_on_box(
             let (face, n_local, gap) = nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
             (gap <= margin).then(|| {
                 let n = b.rotate(n_local);
-                ContactGeometry {
-                    feature: i as u32 * 4 + face,
+                ContactGeometry::planar(
+                    i as u32 * 4 + face,
                     gap,
-                    normal: n,
-                    point_a: c,
-                    point_b: c - gap * n,
-                    kinematics: GapKinematics::PointOnSurface { arm, lever },
-                }
+                    n,
+                    (c, c - gap * n),
+                    (pose.position, b.position),
+                    GapKinematics::planar_point(arm, lever),
+                )
             })
         })
         .collect()
@@ -68,16 +68,13 @@ pub fn disk_on_box(
     (gap <= margin).then(|| {
         let n = b.rotate(n_local);
         let point_a = pose.position - radius * n;
-        ContactGeometry {
-            feature: face,
+        ContactGeometry::planar(
+            face,
             gap,
-            normal: n,
-            point_a,
-            point_b: point_a - gap * n,
-            kinematics: GapKinematics::PointOnSurface {
-                arm: DVec2::ZERO,
-                lever,
-            },
-        }
+            n,
+            (point_a, point_a - gap * n),
+            (pose.position, b.position),
+            GapKinematics::planar_point(DVec2::ZERO, lever),
+        )
     })
 }

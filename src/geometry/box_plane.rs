@@ -24,13 +24,15 @@ pub fn points_on_plane(
             let c = pose.position + arm;
             let lever = c - plane.position;
             let gap = n.dot(lever);
-            (gap <= margin).then_some(ContactGeometry {
-                feature: i as u32,
-                gap,
-                normal: n,
-                point_a: c,
-                point_b: c - gap * n,
-                kinematics: GapKinematics::PointOnSurface { arm, lever },
+            (gap <= margin).then(|| {
+                ContactGeometry::planar(
+                    i as u32,
+                    gap,
+                    n,
+                    (c, c - gap * n),
+                    (pose.position, plane.position),
+                    GapKinematics::planar_point(arm, lever),
+                )
             })
         })
         .collect()

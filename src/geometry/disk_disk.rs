@@ -12,12 +12,12 @@ pub fn disk_on_disk(ra: f64, a: Pose, rb: f64, b: Pose, margin: f64) -> Option<C
         return None;
     }
     let n = separation / distance;
-    Some(ContactGeometry {
-        feature: 0,
+    Some(ContactGeometry::planar(
+        0,
         gap,
-        normal: n,
-        point_a: a.position - ra * n,
-        point_b: b.position + rb * n,
-        kinematics: GapKinematics::CentreDistance { separation },
-    })
+        n,
+        (a.position - ra * n, b.position + rb * n),
+        (a.position, b.position),
+        GapKinematics::centres(separation.extend(0.0)),
+    ))
 }

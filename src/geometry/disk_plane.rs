@@ -15,16 +15,13 @@ pub fn disk_on_plane(radius: f64, pose: Pose, plane: Pose, margin: f64) -> Optio
     let gap = n.dot(lever) - radius;
     (gap <= margin).then(|| {
         let point_a = pose.position - radius * n;
-        ContactGeometry {
-            feature: 0,
+        ContactGeometry::planar(
+            0,
             gap,
-            normal: n,
-            point_a,
-            point_b: point_a - gap * n,
-            kinematics: GapKinematics::PointOnSurface {
-                arm: DVec2::ZERO,
-                lever,
-            },
-        }
+            n,
+            (point_a, point_a - gap * n),
+            (pose.position, plane.position),
+            GapKinematics::planar_point(DVec2::ZERO, lever),
+        )
     })
 }

@@ -6,16 +6,21 @@
 //! [`GapKinematics`] tag records how d depends on the poses so that the contact module can
 //! write the Jacobian rows and the velocity-product term J̇v exactly.
 //!
+//! Everything is returned in world axes in 3-D; a planar scene lives in the plane z = 0.
+//!
 //! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
 //! [`disk_disk`], [`box_box`] (corner against face, both ways; also a disk or a foot against a
-//! box face).
+//! box face) in the plane; [`sphere_plane`] and [`sphere_sphere`] in space. [`detect_pair`] is
+//! the one dispatcher.
 
 pub mod box_box;
 pub mod box_plane;
 pub mod disk_disk;
 pub mod disk_plane;
+pub mod sphere_plane;
+pub mod sphere_sphere;
 
-use glam::DVec2;
+use glam::{DQuat, DVec2, DVec3};
 
 use crate::model::Pose;
 
@@ -88,25 +93,32 @@ impl Shape {
     }
 }
 
-/// How the gap depends on the two poses (what the contact module needs for J and J̇v).
+/// How the gap depends on the two poses (what the contact module needs for J and J̇v), in
+/// world axes; a planar pair lives in z = 0.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum GapKinematics {
-    /// d = n_B · (c_A − x_B) − const with n_B fixed in B: a material point c_A of A against a
-    /// straight surface of B. `arm` = c_A − x_A, `lever` = c_A − x_B (world axes).
+    /// d = n_B · (p_A − x_B) − const with n_B fixed in B: a material point p_A = x_A + `arm`
+    /// of A (a corner, a foot, or a round body's centre with the radius in the constant)
+    /// against a flat surface of B. `lever` = p_A − x_B.
     PointOnSurface {
-        /// Offset of A's feature point from A's origin, m.
-        arm: DVec2,
-        /// Offset of A's feature point from B's origin, m.
-        lever: DVec2,
+        /// p_A − x_A, m.
+        arm: DVec3,
+        /// p_A − x_B, m.
+        lever: DVec3,
     },
-    /// d = |x_A − x_B| − R_A − R_B (two disks); `separation` = x_A − x_B.
-    CentreDistance {
-        /// x_A − x_B, m.
-        separation: DVec2,
+    /// d = |p_A − p_B| − const between material points p_A = x_A + `arm_a` and
+    /// p_B = x_B + `arm_b` (two disk or sphere centres: both arms zero); n = (p_A − p_B)/|·|.
+    PointToPoint {
+        /// p_A − x_A, m.
+        arm_a: DVec3,
+        /// p_B − x_B, m.
+        arm_b: DVec3,
+        /// p_A − p_B, m.
+        separation: DVec3,
     },
 }
 
-/// One candidate contact between a point feature of A and a surface of B.
+/// One candidate contact between a point feature of A and a surface of B, in world axes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactGeometry {
     /// Feature number, unique within the pair and stable from step to step.
@@ -114,13 +126,57 @@ pub struct ContactGeometry {
     /// Signed gap, m (positive = apart).
     pub gap: f64,
     /// Unit normal from B towards A.
-    pub normal: DVec2,
-    /// World point on A's surface closest to B.
-    pub point_a: DVec2,
-    /// World point on B's surface closest to A.
-    pub point_b: DVec2,
+    pub normal: DVec3,
+    /// Point on A's surface closest to B (where friction acts on A) minus x_A, m.
+    pub arm_a: DVec3,
+    /// Point on B's surface closest to A minus x_B, m.
+    pub arm_b: DVec3,
+    /// World point on B's surface closest to A, m.
+    pub point_b: DVec3,
     /// How the gap depends on the poses.
     pub kinematics: GapKinematics,
+}
+
+impl ContactGeometry {
+    /// A planar contact (z = 0) from its 2-D parts: the points on A's and B's surfaces and the
+    /// centres of A and B give the friction arms.
+    pub(crate) fn planar(
+        feature: u32,
+        gap: f64,
+        normal: DVec2,
+        (point_a, point_b): (DVec2, DVec2),
+        (centre_a, centre_b): (DVec2, DVec2),
+        kinematics: GapKinematics,
+    ) -> Self {
+        Self {
+            feature,
+            gap,
+            normal: normal.extend(0.0),
+            arm_a: (point_a - centre_a).extend(0.0),
+            arm_b: (point_b - centre_b).extend(0.0),
+            point_b: point_b.extend(0.0),
+            kinematics,
+        }
+    }
+}
+
+impl GapKinematics {
+    /// A planar point-on-surface gap.
+    pub(crate) fn planar_point(arm: DVec2, lever: DVec2) -> Self {
+        Self::PointOnSurface {
+            arm: arm.extend(0.0),
+            lever: lever.extend(0.0),
+        }
+    }
+
+    /// The gap between two centres (disks, spheres).
+    pub(crate) fn centres(separation: DVec3) -> Self {
+        Self::PointToPoint {
+            arm_a: DVec3::ZERO,
+            arm_b: DVec3::ZERO,
+            separation,
+        }
+    }
 }
 
 /// What one body presents to the detector: shape, pose and optional feet.
@@ -128,8 +184,12 @@ pub struct ContactGeometry {
 pub struct Collider<'a> {
     /// The shape.
     pub shape: &'a Shape,
-    /// Its pose.
+    /// Its pose in the plane (planar bodies).
     pub pose: Pose,
+    /// Its position in space, m.
+    pub position: DVec3,
+    /// Its orientation in space.
+    pub orientation: DQuat,
     /// Body-fixed contact points that replace corners as the body's point features.
     pub feet: &'a [DVec2],
 }
@@ -171,7 +231,7 @@ pub const SECOND_SIDE_FEATURES: u32 = 1000;
 pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, ContactGeometry)> {
     let mut out = Vec::new();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
-    if reach.is_finite() && (a.pose.position - b.pose.position).length() > reach + margin {
+    if reach.is_finite() && (a.position - b.position).length() > reach + margin {
         return out;
     }
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
@@ -218,7 +278,27 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                 vec![]
             }
         }
-        Shape::Plane | Shape::Sphere { .. } => vec![],
+        Shape::Plane => match a.shape {
+            Shape::Sphere { radius } => sphere_plane::sphere_on_plane(
+                *radius,
+                a.position,
+                b.position,
+                b.orientation,
+                margin,
+            )
+            .into_iter()
+            .collect(),
+            _ => vec![],
+        },
+        Shape::Sphere { radius: rb } => match a.shape {
+            // A sphere pair is symmetric: report it once, from the first collider's side.
+            Shape::Sphere { radius: ra } if first => {
+                sphere_sphere::sphere_on_sphere(*ra, a.position, *rb, b.position, margin)
+                    .into_iter()
+                    .collect()
+            }
+            _ => vec![],
+        },
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
             Some(ra) if points.is_empty() && first => {

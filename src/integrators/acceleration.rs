@@ -110,7 +110,7 @@ impl AccelerationStepper {
         let vtol = self.settings.rest_velocity;
         for c in contacts {
             // Closed (or overlapping, e.g. after drift) and not moving apart: active.
-            if c.gap() <= tol && c.gap_rate(v).abs() <= vtol {
+            if c.gap <= tol && c.gap_rate(v).abs() <= vtol {
                 self.active.insert(c.key);
             }
         }
@@ -128,7 +128,7 @@ impl AccelerationStepper {
         let tol = self.settings.gap_tolerance;
         let closed: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap() <= tol || self.active.contains(&c.key))
+            .filter(|c| c.gap <= tol || self.active.contains(&c.key))
             .collect();
         // An impact: a closed contact approaching faster than rest_velocity, or one that just
         // closed (not active yet) approaching at any speed.
@@ -237,7 +237,7 @@ impl AccelerationStepper {
         let closes = |tau: f64| -> bool {
             let (q, _) = advance(system, a, tau);
             detect_contacts(system, &q, margin).iter().any(|c| {
-                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap() < -tol
+                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap < -tol
             })
         };
         if !closes(s) {
@@ -275,7 +275,7 @@ pub fn acceleration_lcp(
         contacts.iter().map(|c| {
             let mut bi = c.normal_row.dot(free) + c.normal_velocity_product(system, &system.v);
             if let Some((alpha, beta)) = baumgarte {
-                bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap();
+                bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap;
             }
             bi
         }),
@@ -361,7 +361,7 @@ impl AccelerationStepper {
             let tol = self.settings.gap_tolerance;
             let overlapping: BTreeSet<ContactKey> = contacts
                 .iter()
-                .filter(|c| c.gap() < -tol)
+                .filter(|c| c.gap < -tol)
                 .map(|c| c.key)
                 .collect();
             let event = if report.events < self.settings.max_events {

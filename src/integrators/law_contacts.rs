@@ -3,7 +3,7 @@
 use nalgebra::DVector;
 
 use super::{ContactReport, ContactState, FORCE_TOLERANCE, LawReport};
-use crate::contact::ContactRows;
+use crate::contact::Contact;
 use crate::laws::assembly::Assembled;
 use crate::laws::{LawBlock, LawCases, LawSolution};
 
@@ -11,7 +11,7 @@ use crate::laws::{LawBlock, LawCases, LawSolution};
 /// contact's ġ_N(v_n).
 pub(crate) struct SolvedImpulses<'a> {
     /// The contacts in the problem, in block order.
-    pub contacts: Vec<&'a ContactRows>,
+    pub contacts: Vec<&'a Contact>,
     /// Their stacking.
     pub problem: Assembled,
     /// The multipliers (impulses) and relative velocities.
@@ -88,7 +88,7 @@ pub(crate) struct ImpulseSettings<'s> {
 /// Newton's impact law on ġ_N(v_before). Returns the velocity change and the islands.
 pub(crate) fn solve_impulses<'a>(
     system: &crate::model::System,
-    contacts: Vec<&'a ContactRows>,
+    contacts: Vec<&'a Contact>,
     (v_free, v_before): (&DVector<f64>, &DVector<f64>),
     settings: &ImpulseSettings,
     report: &mut super::StepReport,
@@ -98,7 +98,7 @@ pub(crate) fn solve_impulses<'a>(
     let mut dv = DVector::zeros(system.dofs());
     let mut solved = Vec::new();
     for group in islands(&contacts) {
-        let members: Vec<&ContactRows> = group.iter().map(|&k| contacts[k]).collect();
+        let members: Vec<&Contact> = group.iter().map(|&k| contacts[k]).collect();
         let problem = assemble(
             system.mass(),
             &members,
@@ -109,7 +109,7 @@ pub(crate) fn solve_impulses<'a>(
             },
         );
         let mut u_free = problem.relative(v_free);
-        let approach: Vec<f64> = members.iter().map(|c| c.normal.dot(v_before)).collect();
+        let approach: Vec<f64> = members.iter().map(|c| c.normal_row.dot(v_before)).collect();
         let mut guess = DVector::zeros(u_free.len());
         for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
             u_free[b.offset] += material.restitution * u.min(0.0);
@@ -142,7 +142,7 @@ pub(crate) fn solve_impulses<'a>(
 
 /// Reports for every contact in `contacts` at the end-of-step velocities `v`.
 pub(crate) fn report_contacts(
-    contacts: &[ContactRows],
+    contacts: &[Contact],
     solved: &[SolvedImpulses],
     v: &DVector<f64>,
     h: f64,
@@ -154,13 +154,13 @@ pub(crate) fn report_contacts(
             let mut out = ContactReport {
                 key: c.key,
                 gap: c.gap,
-                gap_rate: c.normal.dot(v),
+                gap_rate: c.normal_row.dot(v),
                 normal: 0.0,
                 impulse: 0.0,
                 friction: 0.0,
                 state: ContactState::Open,
                 point: c.point.to_array(),
-                direction: c.direction.to_array(),
+                direction: c.normal.to_array(),
                 laws: None,
             };
             let Some((s, k)) = solved.iter().find_map(|s| {

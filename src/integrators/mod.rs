@@ -113,17 +113,16 @@ impl ContactReport {
         (normal, impulse, friction): (f64, f64, f64),
         state: ContactState,
     ) -> Self {
-        let g = &contact.geometry;
         Self {
             key: contact.key,
-            gap: g.gap,
+            gap: contact.gap,
             gap_rate: contact.gap_rate(v),
             normal,
             impulse,
             friction,
             state,
-            point: g.point_b.extend(0.0).to_array(),
-            direction: g.normal.extend(0.0).to_array(),
+            point: contact.point.to_array(),
+            direction: contact.normal.to_array(),
             laws: None,
         }
     }

@@ -36,7 +36,6 @@ use super::{
     ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, StepSolver, Stepper,
 };
 use crate::contact::{Contact, Delassus, JacobianRow, detect_contacts};
-use crate::contact::{ContactRows, contact_rows};
 use crate::error::Result;
 use crate::laws::NewtonOptions;
 use crate::lcp::pgs::RowBound;
@@ -103,7 +102,7 @@ impl MoreauJeanStepper {
         let with_friction = mu > 0.0;
         let mut rows: Vec<JacobianRow> = active.iter().map(|c| c.normal_row.clone()).collect();
         if with_friction {
-            rows.extend(active.iter().map(|c| c.tangent_row.clone()));
+            rows.extend(active.iter().map(|c| c.tangent_rows[0].clone()));
         }
         let delassus = Delassus::new(system.mass(), rows);
         let free_normal: Vec<f64> = active
@@ -114,7 +113,10 @@ impl MoreauJeanStepper {
             })
             .collect();
         let free_tangent: Vec<f64> = if with_friction {
-            active.iter().map(|c| c.tangent_row.dot(v_free)).collect()
+            active
+                .iter()
+                .map(|c| c.tangent_rows[0].dot(v_free))
+                .collect()
         } else {
             vec![]
         };
@@ -231,7 +233,7 @@ impl Stepper for MoreauJeanStepper {
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
         let active: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap() + h * c.normal_row.dot(&v_free) <= 0.0)
+            .filter(|c| c.gap + h * c.normal_row.dot(&v_free) <= 0.0)
             .collect();
         let mut v_next = v_free.clone();
         let mut report = StepReport::default();
@@ -247,7 +249,7 @@ impl Stepper for MoreauJeanStepper {
             let mut r = DVector::zeros(system.dofs());
             for (i, c) in active.iter().enumerate() {
                 c.normal_row.add_transpose_to(sol.normal[i], &mut r);
-                c.tangent_row.add_transpose_to(sol.tangent[i], &mut r);
+                c.tangent_rows[0].add_transpose_to(sol.tangent[i], &mut r);
                 impulses.push((c.key, sol.normal[i], sol.tangent[i], c.gap_rate(&system.v)));
             }
             v_next += system.mass().apply_inverse(&r);
@@ -270,7 +272,7 @@ impl Stepper for MoreauJeanStepper {
                     ContactState::Impact
                 } else if normal > FORCE_TOLERANCE {
                     ContactState::Loaded
-                } else if c.gap() <= 1e-9 {
+                } else if c.gap <= 1e-9 {
                     ContactState::Touching
                 } else {
                     ContactState::Open
@@ -291,12 +293,12 @@ impl MoreauJeanStepper {
         h: f64,
     ) -> Result<StepReport> {
         system.refresh_mass();
-        let contacts = contact_rows(system, &system.q, settings.margin);
+        let contacts = detect_contacts(system, &system.q, settings.margin);
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
-        let active: Vec<&ContactRows> = contacts
+        let active: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap + h * c.normal.dot(&v_free) <= 0.0)
+            .filter(|c| c.gap + h * c.normal_row.dot(&v_free) <= 0.0)
             .collect();
         let mut report = StepReport::default();
         let (dv, solved) = if active.is_empty() {
@@ -315,7 +317,7 @@ impl MoreauJeanStepper {
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;
-        let after = contact_rows(system, &system.q, settings.margin);
+        let after = detect_contacts(system, &system.q, settings.margin);
         report.contacts = report_contacts(
             &after,
             solved.as_ref(),

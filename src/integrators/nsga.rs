@@ -36,7 +36,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
 use super::{ContactSettings, StepReport, Stepper};
-use crate::contact::{ContactKey, ContactRows, contact_rows};
+use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::Result;
 use crate::laws::assembly::{Laws, assemble, islands};
 use crate::laws::{self, NewtonOptions};
@@ -216,14 +216,14 @@ impl Stepper for NsgaStepper {
         let material = settings.material;
         let mut q_next = q_hat.clone();
         for _pass in 0..POSITION_PASSES {
-            let contacts = contact_rows(system, &q_next, settings.margin);
+            let contacts = detect_contacts(system, &q_next, settings.margin);
             if contacts.iter().all(|c| c.gap >= -1e-14) {
                 break;
             }
-            let refs: Vec<&ContactRows> = contacts.iter().collect();
+            let refs: Vec<&Contact> = contacts.iter().collect();
             let mut correction = DVector::zeros(system.dofs());
             for group in islands(&refs) {
-                let members: Vec<&ContactRows> = group.iter().map(|&k| refs[k]).collect();
+                let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
                 if members.iter().all(|c| c.gap >= -1e-14) {
                     continue;
                 }
@@ -259,7 +259,7 @@ impl Stepper for NsgaStepper {
             q_next = system.displace(&q_next, &correction);
         }
         // Every gap non-negative after the passes, or the step says it did not converge.
-        if contact_rows(system, &q_next, settings.margin)
+        if detect_contacts(system, &q_next, settings.margin)
             .iter()
             .any(|c| c.gap < -1e-12)
         {
@@ -267,8 +267,8 @@ impl Stepper for NsgaStepper {
         }
 
         // 3. Velocity level on the contacts closed at q_{n+1}.
-        let contacts = contact_rows(system, &q_next, settings.margin);
-        let closed: Vec<&ContactRows> = contacts
+        let contacts = detect_contacts(system, &q_next, settings.margin);
+        let closed: Vec<&Contact> = contacts
             .iter()
             .filter(|c| c.gap <= self.settings.closed_gap)
             .collect();

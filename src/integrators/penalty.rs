@@ -71,10 +71,10 @@ pub fn penalty_force(gap: f64, gap_rate: f64, stiffness: f64, damping: f64) -> f
 /// and zero while the end-of-step gap d⁺ = d + h ḋ⁺ is open.
 fn implicit_force(contact: &Contact, v: &DVector<f64>, k: f64, c: f64, h: f64) -> f64 {
     let rate = contact.normal_row.dot(v);
-    if contact.gap() + h * rate >= 0.0 {
+    if contact.gap + h * rate >= 0.0 {
         return 0.0;
     }
-    (-k * contact.gap() - (k * h + c) * rate).max(0.0)
+    (-k * contact.gap - (k * h + c) * rate).max(0.0)
 }
 
 impl PenaltyStepper {
@@ -103,7 +103,7 @@ impl PenaltyStepper {
                 let mut j = DVector::zeros(system.dofs());
                 ct.normal_row.add_transpose_to(1.0, &mut j);
                 a += (&j * j.transpose()) * (h * (k * h + c));
-                rhs -= &j * (h * k * ct.gap());
+                rhs -= &j * (h * k * ct.gap);
             }
             v = a
                 .cholesky()
@@ -145,7 +145,7 @@ impl Stepper for PenaltyStepper {
                 let forces: Vec<f64> = contacts
                     .iter()
                     .map(|ct| {
-                        let n = penalty_force(ct.gap(), ct.gap_rate(&system.v), k, c);
+                        let n = penalty_force(ct.gap, ct.gap_rate(&system.v), k, c);
                         ct.normal_row.add_transpose_to(n, &mut total);
                         n
                     })
@@ -177,7 +177,7 @@ impl Stepper for PenaltyStepper {
                     .unwrap_or(0.0);
                 let state = if n > FORCE_TOLERANCE {
                     ContactState::Loaded
-                } else if ct.gap() <= 0.0 {
+                } else if ct.gap <= 0.0 {
                     ContactState::Touching
                 } else {
                     ContactState::Open
@@ -191,8 +191,8 @@ impl Stepper for PenaltyStepper {
     fn contact_energy(&self, contacts: &[Contact], settings: &ContactSettings) -> f64 {
         contacts
             .iter()
-            .filter(|c| c.gap() < 0.0)
-            .map(|c| 0.5 * settings.material.stiffness * c.gap() * c.gap())
+            .filter(|c| c.gap < 0.0)
+            .map(|c| 0.5 * settings.material.stiffness * c.gap * c.gap)
             .sum()
     }
 }

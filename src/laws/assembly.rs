@@ -3,7 +3,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::LawBlock;
-use crate::contact::{ContactMaterial, ContactRows, Delassus, JacobianRow};
+use crate::contact::{Contact, ContactMaterial, Delassus, JacobianRow};
 use crate::model::BlockDiagonalMass;
 
 /// Which laws take part (the position level has no rolling or spinning).
@@ -47,7 +47,7 @@ impl Assembled {
 /// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients.
 pub fn assemble(
     mass: &BlockDiagonalMass,
-    contacts: &[&ContactRows],
+    contacts: &[&Contact],
     material: &ContactMaterial,
     laws: Laws,
 ) -> Assembled {
@@ -55,21 +55,21 @@ pub fn assemble(
     let mut blocks = Vec::with_capacity(contacts.len());
     for c in contacts {
         let offset = rows.len();
-        rows.push(c.normal.clone());
+        rows.push(c.normal_row.clone());
         let tangents = if laws.friction && material.friction > 0.0 {
-            rows.extend(c.tangents.iter().cloned());
-            c.tangents.len()
+            rows.extend(c.tangent_rows.iter().cloned());
+            c.tangent_rows.len()
         } else {
             0
         };
         let (rolling, spin) = if laws.resistance {
             let rolling = if material.rolling_resistance > 0.0 {
-                rows.extend(c.rolling.iter().cloned());
-                c.rolling.len()
+                rows.extend(c.rolling_rows.iter().cloned());
+                c.rolling_rows.len()
             } else {
                 0
             };
-            let spin = match &c.spin {
+            let spin = match &c.spin_row {
                 Some(s) if material.spinning_resistance > 0.0 => {
                     rows.push(s.clone());
                     1
@@ -101,7 +101,7 @@ pub fn assemble(
 
 /// Groups contacts that share a moving body (islands): each group is an independent problem,
 /// so the dense solves stay small when many bodies touch only the ground.
-pub fn islands(contacts: &[&ContactRows]) -> Vec<Vec<usize>> {
+pub fn islands(contacts: &[&Contact]) -> Vec<Vec<usize>> {
     let n = contacts.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -114,7 +114,7 @@ pub fn islands(contacts: &[&ContactRows]) -> Vec<Vec<usize>> {
     // The first contact seen for each generalized-velocity index.
     let mut owner: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
     for (k, c) in contacts.iter().enumerate() {
-        for &(index, _) in &c.normal.entries {
+        for &(index, _) in &c.normal_row.entries {
             match owner.get(&index) {
                 Some(&other) => {
                     let (a, b) = (root(&mut parent, k), root(&mut parent, other));

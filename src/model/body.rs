@@ -115,6 +115,31 @@ impl Body {
         }
     }
 
+    /// Appends to `row` this body's point-Jacobian entries for the world directions
+    /// (`linear`, `angular`): the generalized row whose product with v is
+    /// `linear`·v_body + `angular`·ω. A planar body keeps the in-plane components (x, y and the
+    /// rotation about z); a spatial body all six; a fixed body none. (For the velocity of a
+    /// material point p along d, pass linear = d and angular = (p − x) × d.)
+    pub fn push_row(&self, row: &mut crate::contact::JacobianRow, linear: DVec3, angular: DVec3) {
+        let o = self.v_offset;
+        match self.kind {
+            BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => {}
+            BodyKind::Planar { .. } => {
+                row.entries.push((o, linear.x));
+                row.entries.push((o + 1, linear.y));
+                row.entries.push((o + 2, angular.z));
+            }
+            BodyKind::Spatial { .. } => {
+                for k in 0..3 {
+                    row.entries.push((o + k, linear[k]));
+                }
+                for k in 0..3 {
+                    row.entries.push((o + 3 + k, angular[k]));
+                }
+            }
+        }
+    }
+
     /// Names with units of this body's generalized positions and velocities, in q and v
     /// order: the trace and CSV layout of its kind.
     pub fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
