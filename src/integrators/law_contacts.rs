@@ -80,6 +80,8 @@ pub(crate) struct ImpulseSettings<'s> {
     pub material: &'s crate::contact::ContactMaterial,
     /// Semismooth Newton settings.
     pub newton: &'s crate::laws::NewtonOptions,
+    /// Which solver (Lemke and PGS apply to one-dimensional laws; Newton to all).
+    pub solver: crate::laws::LawSolver,
     /// Warm start.
     pub warm: &'s std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
 }
@@ -121,8 +123,14 @@ pub(crate) fn solve_impulses<'a>(
                 }
             }
         }
-        let solution =
-            crate::laws::solve(&problem.w, &u_free, &problem.blocks, Some(&guess), options);
+        let solution = crate::laws::solve_with(
+            settings.solver,
+            &problem.w,
+            &u_free,
+            &problem.blocks,
+            Some(&guess),
+            options,
+        );
         report.record_solve(
             super::StepSolver::of_laws(solution.method),
             solution.iterations,

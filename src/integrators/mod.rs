@@ -175,6 +175,8 @@ impl StepSolver {
     /// The solver of a law solve.
     pub fn of_laws(method: crate::laws::LawMethod) -> Self {
         match method {
+            crate::laws::LawMethod::Lemke => Self::Lemke,
+            crate::laws::LawMethod::Pgs => Self::Pgs,
             crate::laws::LawMethod::Newton => Self::Newton,
             crate::laws::LawMethod::LemkeFallback => Self::LemkeFallback,
             crate::laws::LawMethod::PolyhedralOnly => Self::Polyhedral,

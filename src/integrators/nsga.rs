@@ -278,6 +278,7 @@ impl Stepper for NsgaStepper {
             let laws = ImpulseSettings {
                 material: &material,
                 newton: &self.settings.newton,
+                solver: crate::laws::LawSolver::Newton,
                 warm: &self.warm,
             };
             solve_impulses(system, closed, (&v_hat, &v_n), &laws, &mut report)

@@ -109,6 +109,10 @@ pub struct LawCases {
 /// Which method produced a law solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum LawMethod {
+    /// The polyhedral LCP solved directly by Lemke (exact when every law is one-dimensional).
+    Lemke,
+    /// Projected Gauss–Seidel on the one-dimensional laws.
+    Pgs,
     /// Semismooth Newton from the warm start converged.
     #[default]
     Newton,
@@ -125,6 +129,8 @@ impl LawMethod {
     /// The label used in traces (`newton`, `lemke-fallback`, `polyhedral`, `failed`).
     pub fn label(self) -> &'static str {
         match self {
+            Self::Lemke => "lemke",
+            Self::Pgs => "pgs",
             Self::Newton => "newton",
             Self::LemkeFallback => "lemke-fallback",
             Self::PolyhedralOnly => "polyhedral",
@@ -299,6 +305,113 @@ pub fn solve(
         best.u = u_free + w * &best.lambda;
     }
     best
+}
+
+/// Which solver a velocity-level law problem asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LawSolver {
+    /// Semismooth Newton, falling back to the polyhedral LCP ([`solve`]).
+    Newton,
+    /// Lemke on the polyhedral LCP: exact when every law is one-dimensional (planar
+    /// contacts); otherwise Newton with its fallback.
+    Lemke,
+    /// Projected Gauss–Seidel with these settings when every law is one-dimensional;
+    /// otherwise Newton with its fallback.
+    Pgs(crate::lcp::PgsOptions),
+}
+
+/// True when every law of every block is one-dimensional (a segment): planar contacts.
+pub fn all_laws_one_dimensional(blocks: &[LawBlock]) -> bool {
+    blocks
+        .iter()
+        .all(|b| b.ball_laws().iter().all(|l| l.len <= 1))
+}
+
+/// Solves the laws with the solver asked for (see [`LawSolver`]); the answer always lies in
+/// the laws' admissible sets, and `converged` is the chosen solver's own verdict.
+pub fn solve_with(
+    solver: LawSolver,
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+) -> LawSolution {
+    if !all_laws_one_dimensional(blocks) {
+        return solve(w, u_free, blocks, guess, options);
+    }
+    match solver {
+        LawSolver::Newton => solve(w, u_free, blocks, guess, options),
+        LawSolver::Lemke => match polyhedral::solve(w, u_free, blocks) {
+            Some(poly) => {
+                let mut out = assess(w, u_free, blocks, &poly.lambda, options);
+                out.iterations = poly.pivots;
+                out.converged = true;
+                out.method = LawMethod::Lemke;
+                out
+            }
+            // Rounding kept Lemke from the solution the polyhedral LCP has: Newton instead.
+            None => solve(w, u_free, blocks, guess, options),
+        },
+        LawSolver::Pgs(pgs) => solve_pgs(w, u_free, blocks, &pgs, options),
+    }
+}
+
+/// The residual, cases and relative quantities of the laws at `lambda` (no iteration).
+pub fn assess(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    lambda: &DVector<f64>,
+    options: &NewtonOptions,
+) -> LawSolution {
+    newton(
+        w,
+        u_free,
+        blocks,
+        Some(lambda),
+        &NewtonOptions {
+            max_iterations: 0,
+            ..*options
+        },
+    )
+}
+
+/// Projected Gauss–Seidel on one-dimensional laws: each row solved for its own multiplier,
+/// then clamped to λ_N ≥ 0 or to [−cλ_N, cλ_N] (the segment of its law).
+fn solve_pgs(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    pgs: &crate::lcp::PgsOptions,
+    options: &NewtonOptions,
+) -> LawSolution {
+    use crate::lcp::pgs::RowBound;
+    let mut bounds = vec![RowBound::NonNegative; u_free.len()];
+    for b in blocks {
+        for law in b.ball_laws() {
+            for k in law.start..law.start + law.len {
+                bounds[k] = RowBound::Friction {
+                    normal: b.offset,
+                    mu: law.coefficient,
+                };
+            }
+        }
+    }
+    let result = crate::lcp::solve_pgs_operator(
+        &crate::lcp::DenseOperator(w),
+        u_free.as_slice(),
+        &bounds,
+        None,
+        pgs,
+    );
+    let lambda = DVector::from_vec(result.z);
+    let mut out = assess(w, u_free, blocks, &lambda, options);
+    out.iterations = result.iterations;
+    out.converged = result.status == crate::lcp::LcpStatus::Solved;
+    out.residual = result.residual;
+    out.method = LawMethod::Pgs;
+    out
 }
 
 /// λ projected onto the admissible sets: λ_N ≥ 0, then each law's ball of radius cλ_N.
