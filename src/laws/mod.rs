@@ -390,12 +390,10 @@ fn solve_pgs(
     let mut bounds = vec![RowBound::NonNegative; u_free.len()];
     for b in blocks {
         for law in b.ball_laws() {
-            for k in law.start..law.start + law.len {
-                bounds[k] = RowBound::Friction {
-                    normal: b.offset,
-                    mu: law.coefficient,
-                };
-            }
+            bounds[law.start..law.start + law.len].fill(RowBound::Friction {
+                normal: b.offset,
+                mu: law.coefficient,
+            });
         }
     }
     let result = crate::lcp::solve_pgs_operator(
