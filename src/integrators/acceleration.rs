@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::DVector;
 
 use super::{
-    ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, StepSolver, Stepper,
+    ContactReport, ContactSettings, FORCE_TOLERANCE, StepReport, StepSolver, Stepper, classify,
     lcp_converged,
 };
 use crate::contact::{Contact, ContactKey, Delassus, detect_contacts};
@@ -66,7 +66,7 @@ impl Default for AccelerationSettings {
             pgs: PgsOptions::default(),
             baumgarte: None,
             rest_velocity: 1e-4,
-            gap_tolerance: 1e-9,
+            gap_tolerance: super::CLOSED_GAP,
             max_events: 200,
         }
     }
@@ -394,17 +394,7 @@ impl AccelerationStepper {
             .map(|c| {
                 let a = acc.get(&c.key).copied().unwrap_or_default();
                 let normal = a.force_time / h;
-                let state = if a.impact {
-                    ContactState::Impact
-                } else if self.active.contains(&c.key) {
-                    if normal > FORCE_TOLERANCE {
-                        ContactState::Loaded
-                    } else {
-                        ContactState::Touching
-                    }
-                } else {
-                    ContactState::Open
-                };
+                let state = classify(a.impact, normal, self.active.contains(&c.key));
                 ContactReport::new(c, &system.v, (normal, a.impulse + a.force_time, 0.0), state)
             })
             .collect();

@@ -2,7 +2,7 @@
 
 use nalgebra::DVector;
 
-use super::{ContactReport, ContactState, FORCE_TOLERANCE, LawReport};
+use super::{CLOSED_GAP, ContactReport, ContactState, LawReport, classify};
 use crate::contact::Contact;
 use crate::laws::assembly::Assembled;
 use crate::laws::{LawBlock, LawCases, LawSolution};
@@ -188,15 +188,11 @@ pub(crate) fn report_contacts(
                 [single] => *single,
                 many => many.iter().map(|x| x * x).sum::<f64>().sqrt(),
             };
-            out.state = if p > 0.0 && s.approach[k] < -impact_velocity {
-                ContactState::Impact
-            } else if out.normal > FORCE_TOLERANCE {
-                ContactState::Loaded
-            } else if c.gap <= 1e-9 {
-                ContactState::Touching
-            } else {
-                ContactState::Open
-            };
+            out.state = classify(
+                p > 0.0 && s.approach[k] < -impact_velocity,
+                out.normal,
+                c.gap <= CLOSED_GAP,
+            );
             out.laws = Some(laws);
             out
         })

@@ -323,5 +323,29 @@ pub(crate) fn lcp_converged(status: LcpStatus) -> bool {
     status == LcpStatus::Solved
 }
 
-/// Relative force threshold under which a closed contact counts as unloaded, N.
+/// The one threshold set of the contact states. A force at or below this counts as no
+/// force (unloaded), N.
 pub(crate) const FORCE_TOLERANCE: f64 = 1e-9;
+
+/// A gap at or below this counts as closed, m.
+pub(crate) const CLOSED_GAP: f64 = 1e-9;
+
+/// An approach faster than this that an impulse stops is an impact, m/s.
+pub(crate) const IMPACT_VELOCITY: f64 = 1e-3;
+
+/// The one classification of a contact at the end of a step, for every stepper: `impact`
+/// when an impulse stopped an approach in the step, else `loaded` when it carried a force
+/// above [`FORCE_TOLERANCE`], else `touching` when it is closed (as its stepper judges
+/// closure: the gap within [`CLOSED_GAP`], or the acceleration stepper's active set), else
+/// `open`.
+pub(crate) fn classify(impact: bool, normal: f64, closed: bool) -> ContactState {
+    if impact {
+        ContactState::Impact
+    } else if normal > FORCE_TOLERANCE {
+        ContactState::Loaded
+    } else if closed {
+        ContactState::Touching
+    } else {
+        ContactState::Open
+    }
+}

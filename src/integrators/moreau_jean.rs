@@ -51,7 +51,7 @@ impl Default for MoreauJeanSettings {
         Self {
             solver: LcpSolverKind::Lemke,
             pgs: PgsOptions::default(),
-            impact_velocity: 1e-3,
+            impact_velocity: super::IMPACT_VELOCITY,
             newton: NewtonOptions::default(),
         }
     }

@@ -63,8 +63,8 @@ impl Default for NsgaSettings {
         Self {
             spectral_radius: 0.8,
             newton: NewtonOptions::default(),
-            closed_gap: 1e-9,
-            impact_velocity: 1e-3,
+            closed_gap: super::CLOSED_GAP,
+            impact_velocity: super::IMPACT_VELOCITY,
         }
     }
 }

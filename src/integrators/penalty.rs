@@ -32,7 +32,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{ContactReport, ContactSettings, ContactState, FORCE_TOLERANCE, StepReport, Stepper};
+use super::{CLOSED_GAP, ContactReport, ContactSettings, StepReport, Stepper, classify};
 use crate::contact::{Contact, detect_contacts};
 use crate::error::{Error, Result};
 use crate::model::System;
@@ -175,13 +175,7 @@ impl Stepper for PenaltyStepper {
                     .position(|x| x.key == ct.key)
                     .map(|i| forces[i])
                     .unwrap_or(0.0);
-                let state = if n > FORCE_TOLERANCE {
-                    ContactState::Loaded
-                } else if ct.gap <= 0.0 {
-                    ContactState::Touching
-                } else {
-                    ContactState::Open
-                };
+                let state = classify(false, n, ct.gap <= CLOSED_GAP);
                 ContactReport::new(ct, &system.v, (n, n * h, 0.0), state)
             })
             .collect();
