@@ -632,6 +632,7 @@ fn plane(angle_about_y: f64) -> SpatialBodySpec {
         velocity: [0.0; 3],
         angular_velocity: [0.0; 3],
         shape: SpatialShapeSpec::Plane,
+        contact_points: vec![],
     }
 }
 
@@ -646,6 +647,7 @@ fn sphere(name: &str, m: f64, r: f64, position: [f64; 3]) -> SpatialBodySpec {
         velocity: [0.0; 3],
         angular_velocity: [0.0; 3],
         shape: SpatialShapeSpec::Sphere { radius: r },
+        contact_points: vec![],
     }
 }
 

@@ -699,7 +699,7 @@ impl BodySpec {
             contact_points: self
                 .contact_points
                 .iter()
-                .map(|p| DVec2::from(*p))
+                .map(|p| DVec2::from(*p).extend(0.0))
                 .collect(),
             q_offset: 0,
             v_offset: 0,

@@ -21,7 +21,8 @@ pub struct SpatialBodySpec {
     /// Mass, kg (moving bodies).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mass: Option<f64>,
-    /// Principal moments of inertia about the centre, kg·m²; default a solid sphere, (2/5) m R².
+    /// Principal moments of inertia about the centre, kg·m²; default the uniform shape
+    /// (sphere (2/5) m R², box m (b² + c²)/12).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "crate::scene_fields::optional_array")]
     pub inertia: Option<[f64; 3]>,
@@ -43,6 +44,10 @@ pub struct SpatialBodySpec {
     pub angular_velocity: [f64; 3],
     /// Shape.
     pub shape: SpatialShapeSpec,
+    /// Body-fixed contact points (feet, legs) that replace a box's corners, m.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "crate::scene_fields::array_list")]
+    pub contact_points: Vec<[f64; 3]>,
 }
 
 fn identity() -> [f64; 4] {
@@ -59,6 +64,12 @@ pub enum SpatialShapeSpec {
     Sphere {
         /// Radius, m.
         radius: f64,
+    },
+    /// A box centred on the body origin, edges along the body axes.
+    Box {
+        /// Edge lengths along the body's x, y and z, m.
+        #[serde(deserialize_with = "crate::scene_fields::array")]
+        size: [f64; 3],
     },
 }
 
@@ -93,7 +104,29 @@ impl SpatialBodySpec {
             SpatialShapeSpec::Sphere { radius } => {
                 check_range(&format!("{path}.shape.radius"), radius, 1e-6, 1e4)?;
             }
+            SpatialShapeSpec::Box { size } => {
+                check_each(&format!("{path}.shape.size"), &size, 1e-6, 1e4)?;
+            }
             SpatialShapeSpec::Plane => {}
+        }
+        if self.contact_points.len() > limits::CONTACT_POINTS {
+            return Err(Error::field(
+                format!("{path}.contact_points"),
+                format!(
+                    "has {} points; at most {} are allowed",
+                    self.contact_points.len(),
+                    limits::CONTACT_POINTS
+                ),
+            ));
+        }
+        if !self.contact_points.is_empty() && matches!(self.shape, SpatialShapeSpec::Plane) {
+            return Err(Error::field(
+                format!("{path}.contact_points"),
+                "a plane offers a surface, not points; give feet to the body that stands on it",
+            ));
+        }
+        for (k, p) in self.contact_points.iter().enumerate() {
+            check_each(&format!("{path}.contact_points[{k}]"), p, -c, c)?;
         }
         if crate::scene::check_mass(path, self.fixed, self.mass)?.is_none() {
             return Ok(());
@@ -115,6 +148,9 @@ impl SpatialBodySpec {
         let shape = match self.shape {
             SpatialShapeSpec::Plane => Shape::Plane,
             SpatialShapeSpec::Sphere { radius } => Shape::Sphere { radius },
+            SpatialShapeSpec::Box { size } => Shape::Cuboid {
+                half_extents: DVec3::from(size) * 0.5,
+            },
         };
         let position = DVec3::from(self.position);
         let kind = if self.fixed {
@@ -125,15 +161,16 @@ impl SpatialBodySpec {
         } else {
             let mass = self.mass.unwrap_or(1.0);
             let default = match self.shape {
-                SpatialShapeSpec::Sphere { radius } => 0.4 * mass * radius * radius,
-                SpatialShapeSpec::Plane => 1.0,
+                SpatialShapeSpec::Sphere { radius } => DVec3::splat(0.4 * mass * radius * radius),
+                // A uniform box: m (b² + c²)/12 about each axis.
+                SpatialShapeSpec::Box { size: [x, y, z] } => {
+                    DVec3::new(y * y + z * z, x * x + z * z, x * x + y * y) * (mass / 12.0)
+                }
+                SpatialShapeSpec::Plane => DVec3::ONE,
             };
             BodyKind::Spatial {
                 mass,
-                inertia: self
-                    .inertia
-                    .map(DVec3::from)
-                    .unwrap_or(DVec3::splat(default)),
+                inertia: self.inertia.map(DVec3::from).unwrap_or(default),
                 position,
                 orientation: self.orientation(),
                 velocity: DVec3::from(self.velocity),
@@ -144,7 +181,11 @@ impl SpatialBodySpec {
             name: self.name.clone(),
             kind,
             shape,
-            contact_points: vec![],
+            contact_points: self
+                .contact_points
+                .iter()
+                .map(|&p| DVec3::from(p))
+                .collect(),
             q_offset: 0,
             v_offset: 0,
         }

@@ -96,8 +96,10 @@ struct BodyInfo {
     shape: &'static str,
     width: f64,
     height: f64,
+    /// Edge along z of a box in space (0 otherwise), m.
+    depth: f64,
     radius: f64,
-    contact_points: Vec<[f64; 2]>,
+    contact_points: Vec<[f64; 3]>,
 }
 
 /// Most samples a recording keeps (older ones are dropped first).
@@ -384,14 +386,19 @@ impl Simulation {
             .bodies
             .iter()
             .map(|b| {
-                let (shape, width, height, radius) = match &b.shape {
-                    Shape::HalfPlane => ("half_plane", 0.0, 0.0, 0.0),
-                    Shape::Plane => ("plane", 0.0, 0.0, 0.0),
-                    Shape::Sphere { radius } => ("sphere", 0.0, 0.0, *radius),
-                    Shape::Box { half_extents } => {
-                        ("box", 2.0 * half_extents.x, 2.0 * half_extents.y, 0.0)
+                let (shape, [width, height, depth], radius) = match &b.shape {
+                    Shape::HalfPlane => ("half_plane", [0.0; 3], 0.0),
+                    Shape::Plane => ("plane", [0.0; 3], 0.0),
+                    Shape::Sphere { radius } => ("sphere", [0.0; 3], *radius),
+                    Shape::Box { half_extents } => (
+                        "box",
+                        [2.0 * half_extents.x, 2.0 * half_extents.y, 0.0],
+                        0.0,
+                    ),
+                    Shape::Cuboid { half_extents } => {
+                        ("cuboid", (2.0 * *half_extents).to_array(), 0.0)
                     }
-                    Shape::Disk { radius } => ("disk", 0.0, 0.0, *radius),
+                    Shape::Disk { radius } => ("disk", [0.0; 3], *radius),
                 };
                 BodyInfo {
                     name: b.name.clone(),
@@ -404,6 +411,7 @@ impl Simulation {
                     shape,
                     width,
                     height,
+                    depth,
                     radius,
                     contact_points: b.contact_points.iter().map(|p| p.to_array()).collect(),
                 }

@@ -177,3 +177,75 @@ fn slip_rows_are_the_relative_velocity_of_the_touching_material_points() {
     checked += check_rows(&system, settings.margin);
     assert!(checked >= 9, "only {checked} contacts checked");
 }
+
+/// Boxes and a sphere in space, all moving and turning, over a turned plane; margin 10 m so
+/// that every corner–face, sphere–face and corner–sphere candidate is a contact.
+const SPATIAL_SCENE: &str = r#"{"spatial_bodies": [
+    {"name": "plane", "fixed": true, "orientation": [0.9950041652780258, 0.0, 0.09983341664682815, 0.0], "shape": {"type": "plane"}},
+    {"name": "a", "mass": 1.3, "position": [0.0, 0.0, 0.4], "orientation": [0.9, 0.1, 0.3, 0.2],
+     "velocity": [0.3, -0.2, 0.1], "angular_velocity": [2.0, -1.0, 3.0], "shape": {"type": "box", "size": [0.2, 0.1, 0.15]}},
+    {"name": "b", "mass": 2.0, "position": [0.05, -0.02, 0.15], "orientation": [0.8, -0.2, 0.1, 0.4],
+     "velocity": [-0.1, 0.4, 0.2], "angular_velocity": [-1.0, 0.5, 2.0], "shape": {"type": "box", "size": [0.3, 0.2, 0.1]}},
+    {"name": "c", "mass": 0.7, "position": [0.25, 0.2, 0.3], "orientation": [0.7, 0.3, -0.4, 0.2],
+     "velocity": [0.5, 0.1, -0.3], "angular_velocity": [1.5, 2.5, -0.5], "shape": {"type": "sphere", "radius": 0.08}}],
+  "gravity": [0, 0, 0], "stepper": {"kind": "nsga"}, "contact_margin": 10}"#;
+
+#[test]
+fn spatial_pairs_match_finite_differences() {
+    use contactlab::geometry::GapKinematics;
+    let (system, settings, _) = Scene::from_json(SPATIAL_SCENE).unwrap().build().unwrap();
+    let (q, v) = (system.q.clone(), system.v.clone());
+    let acc = DVector::from_fn(system.dofs(), |i, _| 0.3 * (i as f64 + 1.0).sin());
+    let path = |s: f64| {
+        let qs = system.displace(&q, &(&v * s + &acc * (0.5 * s * s)));
+        (qs, &v + &acc * s)
+    };
+    let at = |s: f64| {
+        let (qs, vs) = path(s);
+        detect_contacts(&system, &qs, settings.margin)
+            .into_iter()
+            .map(|c| (c.key, c.gap, c.gap_rate(&vs)))
+            .collect::<Vec<_>>()
+    };
+    let eps = 1e-5;
+    let (minus, plus) = (at(-eps), at(eps));
+    let contacts = detect_contacts(&system, &q, settings.margin);
+    let (mut on_surface, mut point_to_point) = (0, 0);
+    for c in &contacts {
+        let find = |list: &Vec<(contactlab::contact::ContactKey, f64, f64)>| {
+            list.iter().find(|x| x.0 == c.key).map(|x| (x.1, x.2))
+        };
+        let (Some((dm, um)), Some((dp, up))) = (find(&minus), find(&plus)) else {
+            continue;
+        };
+        let rate = (dp - dm) / (2.0 * eps);
+        assert!(
+            (rate - c.gap_rate(&v)).abs() < 1e-7,
+            "{:?}: ḋ {rate} vs {}",
+            c.key,
+            c.gap_rate(&v)
+        );
+        let second = (up - um) / (2.0 * eps);
+        let predicted = c.normal_row.dot(&acc) + c.normal_velocity_product(&system, &v);
+        assert!(
+            (second - predicted).abs() < 1e-6,
+            "{:?}: d̈ {second} vs {predicted}",
+            c.key
+        );
+        match c.kinematics {
+            GapKinematics::PointOnSurface { .. } => on_surface += 1,
+            GapKinematics::PointToPoint { .. } => point_to_point += 1,
+        }
+    }
+    // Corners on the plane (8 + 8), corners against faces both ways, the sphere on the plane,
+    // on each box's nearest face, and each box's corners against the sphere.
+    assert!(
+        on_surface >= 20,
+        "{on_surface} point-on-surface contacts checked"
+    );
+    assert!(
+        point_to_point >= 16,
+        "{point_to_point} point-to-point contacts checked"
+    );
+    assert!(check_rows(&system, settings.margin) >= 36);
+}

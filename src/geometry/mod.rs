@@ -10,13 +10,18 @@
 //!
 //! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
 //! [`disk_disk`], [`box_box`] (corner against face, both ways; also a disk or a foot against a
-//! box face) in the plane; [`sphere_plane`] and [`sphere_sphere`] in space. [`detect_pair`] is
-//! the one dispatcher.
+//! box face) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
+//! feet on a plane), [`cuboid_cuboid`] (corners or feet against faces, both ways) and
+//! [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
+//! one dispatcher: adding a pair is one file and one arm there.
 
 pub mod box_box;
 pub mod box_plane;
+pub mod cuboid_cuboid;
+pub mod cuboid_plane;
 pub mod disk_disk;
 pub mod disk_plane;
+pub mod sphere_cuboid;
 pub mod sphere_plane;
 pub mod sphere_sphere;
 
@@ -46,6 +51,11 @@ pub enum Shape {
         /// Radius, m.
         radius: f64,
     },
+    /// In space: a box centred on the body origin, its edges along the body axes.
+    Cuboid {
+        /// Half extents along the body's x, y and z, m.
+        half_extents: DVec3,
+    },
 }
 
 impl Shape {
@@ -55,6 +65,7 @@ impl Shape {
         match self {
             Shape::HalfPlane | Shape::Plane => f64::INFINITY,
             Shape::Box { half_extents } => 2.0 * half_extents.x.min(half_extents.y),
+            Shape::Cuboid { half_extents } => 2.0 * half_extents.min_element(),
             Shape::Disk { radius } | Shape::Sphere { radius } => 2.0 * radius,
         }
     }
@@ -67,6 +78,7 @@ impl Shape {
         }
         match self {
             Shape::Box { .. } => 4,
+            Shape::Cuboid { .. } => 8,
             Shape::Disk { .. } | Shape::Sphere { .. } => 1,
             Shape::HalfPlane | Shape::Plane => 0,
         }
@@ -77,6 +89,7 @@ impl Shape {
         match self {
             Shape::HalfPlane | Shape::Plane => f64::INFINITY,
             Shape::Box { half_extents } => half_extents.length(),
+            Shape::Cuboid { half_extents } => half_extents.length(),
             Shape::Disk { radius } | Shape::Sphere { radius } => *radius,
         }
     }
@@ -89,6 +102,7 @@ impl Shape {
             Shape::Disk { .. } => "disk",
             Shape::Plane => "plane",
             Shape::Sphere { .. } => "sphere",
+            Shape::Cuboid { .. } => "cuboid",
         }
     }
 }
@@ -191,14 +205,14 @@ pub struct Collider<'a> {
     /// Its orientation in space.
     pub orientation: DQuat,
     /// Body-fixed contact points that replace corners as the body's point features.
-    pub feet: &'a [DVec2],
+    pub feet: &'a [DVec3],
 }
 
 impl Collider<'_> {
-    /// Body-fixed point features: the feet if given, else a box's four corners.
+    /// Body-fixed point features in the plane: the feet if given, else a box's four corners.
     pub(crate) fn point_features(&self) -> Vec<DVec2> {
         if !self.feet.is_empty() {
-            return self.feet.to_vec();
+            return self.feet.iter().map(|p| p.truncate()).collect();
         }
         match self.shape {
             Shape::Box { half_extents: h } => vec![
@@ -207,6 +221,23 @@ impl Collider<'_> {
                 DVec2::new(h.x, h.y),
                 DVec2::new(-h.x, h.y),
             ],
+            _ => vec![],
+        }
+    }
+
+    /// Body-fixed point features in space: the feet if given, else a cuboid's eight corners
+    /// (x varying fastest, then y, then z).
+    pub(crate) fn point_features3(&self) -> Vec<DVec3> {
+        if !self.feet.is_empty() {
+            return self.feet.to_vec();
+        }
+        match self.shape {
+            Shape::Cuboid { half_extents: h } => (0..8)
+                .map(|k| {
+                    let sign = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+                    DVec3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
+                })
+                .collect(),
             _ => vec![],
         }
     }
@@ -288,7 +319,12 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
             )
             .into_iter()
             .collect(),
-            _ => vec![],
+            _ => cuboid_plane::points_on_plane(
+                (a.position, a.orientation),
+                &a.point_features3(),
+                (b.position, b.orientation),
+                margin,
+            ),
         },
         Shape::Sphere { radius: rb } => match a.shape {
             // A sphere pair is symmetric: report it once, from the first collider's side.
@@ -297,7 +333,32 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                     .into_iter()
                     .collect()
             }
-            _ => vec![],
+            Shape::Sphere { .. } => vec![],
+            _ => sphere_cuboid::points_on_sphere(
+                (a.position, a.orientation),
+                &a.point_features3(),
+                *rb,
+                b.position,
+                margin,
+            ),
+        },
+        Shape::Cuboid { half_extents } => match a.shape {
+            Shape::Sphere { radius } => sphere_cuboid::sphere_on_cuboid(
+                *radius,
+                a.position,
+                (b.position, b.orientation),
+                *half_extents,
+                margin,
+            )
+            .into_iter()
+            .collect(),
+            _ => cuboid_cuboid::points_on_cuboid(
+                (a.position, a.orientation),
+                &a.point_features3(),
+                (b.position, b.orientation),
+                *half_extents,
+                margin,
+            ),
         },
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.

@@ -97,8 +97,9 @@ pub struct Body {
     /// Collision and drawing shape.
     pub shape: Shape,
     /// Body-fixed contact points that replace the shape's own features when not empty
-    /// (the "feet" of a block on a load cell, the supports of a bar), m.
-    pub contact_points: Vec<DVec2>,
+    /// (the "feet" of a block on a load cell, the supports of a bar, a table's legs), m
+    /// (z = 0 for a planar body).
+    pub contact_points: Vec<DVec3>,
     /// Index of this body's first entry in q (set by [`super::System::new`]).
     pub q_offset: usize,
     /// Index of this body's first entry in v (set by [`super::System::new`]).
