@@ -33,6 +33,7 @@ pub mod integrators;
 pub mod presets;
 pub mod scene;
 pub mod scene_fields;
+pub mod scene_loads;
 pub mod scene_spatial;
 pub mod simulation;
 pub mod theory;

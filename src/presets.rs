@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::error::{Error, Result, check_range};
 use crate::scene::{
     BodySpec, ForceSpec, Scene, ShapeSpec, SpatialBodySpec, SpatialShapeSpec, StepperSpec,
+    TorqueSpec,
 };
 
 /// One tunable parameter of a preset.
@@ -445,8 +446,8 @@ fn block_pull(v: &Values) -> Scene {
         vec![floor(), block(v.get("m"))],
         vec![ForceSpec::Constant {
             body: "block".into(),
-            force: [0.0, v.get("u")],
-            torque: 0.0,
+            force: vec![0.0, v.get("u")],
+            torque: TorqueSpec::default(),
         }],
     );
     s.material.stiffness = v.get("k");
@@ -476,8 +477,8 @@ fn penalty_block(v: &Values) -> Scene {
         vec![floor(), block(v.get("m"))],
         vec![ForceSpec::Constant {
             body: "block".into(),
-            force: [0.0, v.get("u")],
-            torque: 0.0,
+            force: vec![0.0, v.get("u")],
+            torque: TorqueSpec::default(),
         }],
     );
     s.material.stiffness = v.get("k");
@@ -516,7 +517,7 @@ fn load_cell(v: &Values) -> Scene {
         vec![floor(), block(v.get("m"))],
         vec![ForceSpec::Ramp {
             body: "block".into(),
-            rate: [0.0, v.get("rate")],
+            rate: vec![0.0, v.get("rate")],
             start: 0.0,
             // Capped at 1.5 mg (reached after the run's 1.25 mg/rate): a lifted block then
             // rises at g/2 instead of ever faster, so long runs stay in range.

@@ -11,7 +11,8 @@ use crate::integrators::{
 };
 use crate::laws::NewtonOptions;
 use crate::lcp::{LcpSolverKind, PgsOptions};
-use crate::model::{AppliedForce, Body, BodyKind, ForceLaw, Pose, System};
+use crate::model::{AppliedForce, Body, BodyKind, Pose, System};
+pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
 
 /// A whole scene: bodies, loads, contact material, stepper and run length.
@@ -139,50 +140,6 @@ pub enum ShapeSpec {
     Disk {
         /// Radius, m.
         radius: f64,
-    },
-}
-
-/// A load on a body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ForceSpec {
-    /// Constant force through the centre of mass and torque.
-    Constant {
-        /// Body name.
-        body: String,
-        /// Force, N.
-        #[serde(deserialize_with = "crate::scene_fields::array")]
-        force: [f64; 2],
-        /// Torque, N·m.
-        #[serde(default)]
-        torque: f64,
-    },
-    /// A linear spring-damper from the body's centre to a fixed anchor.
-    Spring {
-        /// Body name.
-        body: String,
-        /// Anchor point, m.
-        #[serde(deserialize_with = "crate::scene_fields::array")]
-        anchor: [f64; 2],
-        /// Stiffness, N/m (≥ 0).
-        stiffness: f64,
-        /// Damping, N·s/m (≥ 0).
-        #[serde(default)]
-        damping: f64,
-    },
-    /// Force growing linearly from `start`: F = rate·(t − start), capped at `max` N.
-    Ramp {
-        /// Body name.
-        body: String,
-        /// Rate, N/s.
-        #[serde(deserialize_with = "crate::scene_fields::array")]
-        rate: [f64; 2],
-        /// Start time, s.
-        #[serde(default)]
-        start: f64,
-        /// Largest magnitude, N (no cap when absent).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max: Option<f64>,
     },
 }
 
@@ -397,67 +354,36 @@ impl Scene {
             )?;
             b.validate(&path)?;
         }
+        self.validate_forces()
+    }
+
+    /// Each load: its fields in range, and a moving body of this scene to act on.
+    pub(crate) fn validate_forces(&self) -> Result<()> {
+        let spatial = self.is_spatial();
+        let bodies: Vec<(&str, bool)> = if spatial {
+            self.spatial_bodies
+                .iter()
+                .map(|b| (b.name.as_str(), b.fixed))
+                .collect()
+        } else {
+            self.bodies
+                .iter()
+                .map(|b| (b.name.as_str(), b.fixed))
+                .collect()
+        };
         for (i, f) in self.forces.iter().enumerate() {
             let path = format!("forces[{i}]");
-            let body = match f {
-                ForceSpec::Constant {
-                    body,
-                    force,
-                    torque,
-                } => {
-                    check_each(&format!("{path}.force"), force, -limits::LOAD, limits::LOAD)?;
-                    check_range(
-                        &format!("{path}.torque"),
-                        *torque,
-                        -limits::LOAD,
-                        limits::LOAD,
-                    )?;
-                    body
-                }
-                ForceSpec::Spring {
-                    body,
-                    anchor,
-                    stiffness,
-                    damping,
-                } => {
-                    check_each(
-                        &format!("{path}.anchor"),
-                        anchor,
-                        -limits::COORDINATE,
-                        limits::COORDINATE,
-                    )?;
-                    check_range(
-                        &format!("{path}.stiffness"),
-                        *stiffness,
-                        0.0,
-                        limits::SPRING,
-                    )?;
-                    check_range(&format!("{path}.damping"), *damping, 0.0, limits::SPRING)?;
-                    body
-                }
-                ForceSpec::Ramp {
-                    body,
-                    rate,
-                    start,
-                    max,
-                } => {
-                    check_each(&format!("{path}.rate"), rate, -limits::LOAD, limits::LOAD)?;
-                    check_range(&format!("{path}.start"), *start, 0.0, 1e5)?;
-                    if let Some(m) = max {
-                        check_range(&format!("{path}.max"), *m, 0.0, limits::LOAD)?;
-                    }
-                    body
-                }
-            };
-            match self.bodies.iter().find(|b| &b.name == body) {
+            f.law(&path, spatial)?;
+            let body = f.body();
+            match bodies.iter().find(|(name, _)| *name == body) {
                 None => {
-                    let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
+                    let names: Vec<&str> = bodies.iter().map(|b| b.0).collect();
                     return Err(Error::field(
                         format!("{path}.body"),
                         format!("no body named '{body}'; bodies: {}", names.join(", ")),
                     ));
                 }
-                Some(b) if b.fixed => {
+                Some((_, true)) => {
                     return Err(Error::field(
                         format!("{path}.body"),
                         format!("'{body}' is fixed; loads act on moving bodies only"),
@@ -499,53 +425,17 @@ impl Scene {
         self.validate()?;
         let mut bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
         bodies.extend(self.spatial_bodies.iter().map(SpatialBodySpec::to_body));
+        let spatial = self.is_spatial();
         let forces = self
             .forces
             .iter()
-            .map(|f| {
-                let (name, law) = match f {
-                    ForceSpec::Constant {
-                        body,
-                        force,
-                        torque,
-                    } => (
-                        body,
-                        ForceLaw::Constant {
-                            force: DVec2::from(*force).extend(0.0),
-                            torque: DVec3::new(0.0, 0.0, *torque),
-                        },
-                    ),
-                    ForceSpec::Spring {
-                        body,
-                        anchor,
-                        stiffness,
-                        damping,
-                    } => (
-                        body,
-                        ForceLaw::Spring {
-                            anchor: DVec2::from(*anchor).extend(0.0),
-                            stiffness: *stiffness,
-                            damping: *damping,
-                        },
-                    ),
-                    ForceSpec::Ramp {
-                        body,
-                        rate,
-                        start,
-                        max,
-                    } => (
-                        body,
-                        ForceLaw::Ramp {
-                            rate: DVec2::from(*rate).extend(0.0),
-                            start: *start,
-                            max: max.unwrap_or(f64::INFINITY),
-                        },
-                    ),
-                };
-                let body = bodies.iter().position(|b| &b.name == name).unwrap_or(0);
-                AppliedForce { body, law }
+            .enumerate()
+            .map(|(i, f)| {
+                let law = f.law(&format!("forces[{i}]"), spatial)?;
+                let body = bodies.iter().position(|b| b.name == f.body()).unwrap_or(0);
+                Ok(AppliedForce { body, law })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         let system = System::new(bodies, self.gravity_vector()?, forces);
         let settings = ContactSettings {
             material: self.material,

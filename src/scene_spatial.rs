@@ -201,12 +201,6 @@ impl Scene {
                 "a scene is planar (bodies) or spatial (spatial_bodies), not both",
             ));
         }
-        if !self.forces.is_empty() {
-            return Err(Error::field(
-                "forces",
-                "applied loads act on planar bodies only in this version; remove them",
-            ));
-        }
         if !matches!(self.stepper.kind.as_str(), "nsga" | "moreau-jean") {
             return Err(Error::field(
                 "stepper.kind",
@@ -231,6 +225,6 @@ impl Scene {
             )?;
             b.validate(&path)?;
         }
-        Ok(())
+        self.validate_forces()
     }
 }
