@@ -201,15 +201,6 @@ impl Scene {
                 "a scene is planar (bodies) or spatial (spatial_bodies), not both",
             ));
         }
-        if !matches!(self.stepper.kind.as_str(), "nsga" | "moreau-jean") {
-            return Err(Error::field(
-                "stepper.kind",
-                format!(
-                    "a spatial scene runs with nsga or moreau-jean, got '{}'",
-                    self.stepper.kind
-                ),
-            ));
-        }
         if self.spatial_bodies.iter().all(|b| b.fixed) {
             return Err(Error::field(
                 "spatial_bodies",

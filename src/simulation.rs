@@ -292,6 +292,8 @@ impl Simulation {
             }
         }
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
+        // M(q) of bodies with unequal principal inertias turns with them.
+        self.system.refresh_mass();
         let report = self
             .stepper
             .step(&mut self.system, &self.settings, self.dt)?;
@@ -633,14 +635,13 @@ impl Simulation {
         Ok(())
     }
 
+    /// Every stepper as offered for this scene: available or not, and what it leaves out.
+    pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
+        crate::integrators::offers(&self.settings.material)
+    }
+
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
-        if self.scene.is_spatial() && !matches!(name, "nsga" | "moreau-jean") {
-            return Err(Error::field(
-                "stepper",
-                format!("spheres in space run with nsga or moreau-jean, not '{name}'"),
-            ));
-        }
         let mut spec = self.scene.stepper.clone();
         spec.kind = name.to_string();
         self.kind = spec.to_kind().map_err(|e| match e {

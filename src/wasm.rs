@@ -157,6 +157,13 @@ impl Simulation {
         STEPPER_NAMES.iter().map(|s| s.to_string()).collect()
     }
 
+    /// Every stepper as offered for this scene: `[{name, available, note}]` (the page greys
+    /// out those not available and shows each note).
+    #[wasm_bindgen(js_name = steppersFor)]
+    pub fn steppers_for(&self) -> JsValue {
+        to_js(&self.inner.steppers_for())
+    }
+
     /// This simulation's tunables with their current values (empty for a scene file).
     pub fn parameters(&self) -> JsValue {
         let Some(preset) = self.inner.preset() else {

@@ -20,6 +20,9 @@ pub struct ContactMaterial {
     pub rolling_resistance: f64,
     /// Spinning resistance length γ, m: the torque about the normal is bounded by γ N (spheres).
     pub spinning_resistance: f64,
+    /// Penalty steppers: the slip speed v_ε below which their regularised Coulomb friction
+    /// is viscous, F_T = −μN u_T / max(|u_T|, v_ε), m/s.
+    pub slip_regularization: f64,
 }
 
 impl Default for ContactMaterial {
@@ -31,6 +34,7 @@ impl Default for ContactMaterial {
             damping: 0.0,
             rolling_resistance: 0.0,
             spinning_resistance: 0.0,
+            slip_regularization: 1e-2,
         }
     }
 }
@@ -52,6 +56,12 @@ impl ContactMaterial {
             &format!("{path}.spinning_resistance"),
             self.spinning_resistance,
             0.0,
+            10.0,
+        )?;
+        check_range(
+            &format!("{path}.slip_regularization"),
+            self.slip_regularization,
+            1e-6,
             10.0,
         )?;
         Ok(())

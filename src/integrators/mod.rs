@@ -270,6 +270,55 @@ pub const STEPPER_NAMES: [&str; 5] = [
     "nsga",
 ];
 
+/// A stepper as offered for a scene: whether it can run it, and what it leaves out there.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepperOffer {
+    /// The stepper's name.
+    pub name: &'static str,
+    /// True when the stepper can run the scene (the page greys out the others).
+    pub available: bool,
+    /// What the stepper approximates or ignores for this scene (empty when nothing).
+    pub note: String,
+}
+
+/// Every stepper as offered for a scene with this material: all of them run every scene of
+/// rigid bodies; the notes say what each leaves out.
+pub fn offers(material: &ContactMaterial) -> Vec<StepperOffer> {
+    let resistance = material.rolling_resistance > 0.0 || material.spinning_resistance > 0.0;
+    STEPPER_NAMES
+        .iter()
+        .map(|&name| {
+            let mut notes: Vec<&str> = Vec::new();
+            match name {
+                "acceleration" => {
+                    if material.friction > 0.0 || resistance {
+                        notes.push("frictionless: ignores μ and rolling and spinning resistance");
+                    }
+                    notes.push("d and ḋ drift unless Baumgarte is on");
+                }
+                "penalty-explicit" | "penalty-implicit" => {
+                    notes.push("compliant: overlaps d = −N/k");
+                    if material.friction > 0.0 {
+                        notes.push("friction regularised (viscous below the slip speed v_ε)");
+                    }
+                    if resistance {
+                        notes.push("ignores rolling and spinning resistance");
+                    }
+                    if material.restitution > 0.0 {
+                        notes.push("ignores restitution (damping c sets the energy loss)");
+                    }
+                }
+                _ => {}
+            }
+            StepperOffer {
+                name,
+                available: true,
+                note: notes.join("; "),
+            }
+        })
+        .collect()
+}
+
 /// Which stepper, with its settings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepperKind {

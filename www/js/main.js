@@ -132,6 +132,13 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   });
   if (match) $("solver").value = match.value;
   $("scene").value = name;
+  // The steppers as offered for this scene: unavailable ones greyed out, each with its note.
+  $("stepper").replaceChildren(...sim.steppersFor().map((offer) => {
+    const option = new Option(offer.name, offer.name);
+    option.disabled = !offer.available;
+    option.title = offer.note;
+    return option;
+  }));
   $("stepper").value = sim.stepper;
   $("dt").value = String(sim.timeStep);
   const preset = app.presets.find((p) => p.name === name);
@@ -308,7 +315,6 @@ async function main() {
   });
   app.loop = new FixedStepLoop();
   for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
-  for (const s of Simulation.steppers()) $("stepper").append(new Option(s, s));
 
   $("scene").addEventListener("change", () => { showMessage(""); loadScene($("scene").value); });
   $("stepper").addEventListener("change", () => {
