@@ -326,10 +326,10 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
     for k in 1..=steps {
         sim.step().map_err(|e| stopped(k, e))?;
         if k % every == 0 {
-            let sample = sim.sample();
+            // The JSON lines carry the modes; the CSV has no column for them.
             let line = match &layout {
-                Some(layout) => layout.row(&sample),
-                None => format!("{}\n", sample.to_json_line()),
+                Some(layout) => layout.row(&sim.sample()),
+                None => format!("{}\n", sim.sample_with_modes().to_json_line()),
             };
             if !emit(out, &line) {
                 return Ok(());

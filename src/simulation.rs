@@ -425,14 +425,14 @@ impl Simulation {
         }
     }
 
-    /// Runs `steps` steps, recording every `every`-th sample.
+    /// Runs `steps` steps, recording every `every`-th sample with its modes.
     pub fn run(&mut self, steps: usize, every: usize) -> Result<Trace> {
         let every = every.max(1);
         let mut trace = self.empty_trace();
         for k in 1..=steps {
             self.step()?;
             if k % every == 0 {
-                trace.samples.push(self.sample());
+                trace.samples.push(self.sample_with_modes());
             }
         }
         Ok(trace)
@@ -443,7 +443,8 @@ impl Simulation {
         (duration / self.dt - 1e-9).ceil().max(0.0) as usize
     }
 
-    /// The sample of the current state and the last step.
+    /// The sample of the current state and the last step, without the modal analysis (cheap:
+    /// what CSV recordings take every step).
     pub fn sample(&self) -> Sample {
         let bodies = self
             .system
@@ -474,19 +475,30 @@ impl Simulation {
                 laws: c.laws.clone(),
             })
             .collect();
-        let (analysis, modal_energy) = self.modes_with_energy();
         Sample {
             t: self.system.t,
             bodies,
             contacts,
-            h_omega_max: self.dt * analysis.omega_max(),
-            frequencies: analysis.omega,
-            modal_energy,
+            modes: None,
             energy: self.energy(),
             iterations: self.last.iterations,
             residual: self.last.residual,
             converged: self.last.converged,
             solver: self.last.solver,
+        }
+    }
+
+    /// The sample with the modal analysis of the compressed contacts (an eigen-decomposition:
+    /// ask for it when it is shown, not for every recorded step).
+    pub fn sample_with_modes(&self) -> Sample {
+        let (analysis, modal_energy) = self.modes_with_energy();
+        Sample {
+            modes: Some(crate::trace::SampleModes {
+                h_omega_max: self.dt * analysis.omega_max(),
+                frequencies: analysis.omega,
+                modal_energy,
+            }),
+            ..self.sample()
         }
     }
 

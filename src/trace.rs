@@ -51,12 +51,11 @@ pub struct Sample {
     pub contacts: Vec<ContactSample>,
     /// Mechanical energy T + V_gravity + V_contact, J.
     pub energy: f64,
-    /// Angular frequencies of the coupled modes of the compressed contacts, rad/s.
-    pub frequencies: Vec<f64>,
-    /// h·ω_max against the central-difference limit 2.
-    pub h_omega_max: f64,
-    /// Energy in each of those modes, J.
-    pub modal_energy: Vec<f64>,
+    /// The coupled modes of the compressed contacts, when asked for
+    /// ([`crate::Simulation::sample_with_modes`]; the cheap [`crate::Simulation::sample`]
+    /// leaves them out).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<SampleModes>,
     /// Solver iterations in the step.
     pub iterations: usize,
     /// Largest relative (scale-free) residual of the step's solves.
@@ -66,6 +65,17 @@ pub struct Sample {
     /// The method that produced the step's contact forces (`lemke`, `newton`,
     /// `lemke-fallback`, …; `none` without a contact problem).
     pub solver: StepSolver,
+}
+
+/// The modal analysis of a sample (seed 003), computed only when asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleModes {
+    /// Angular frequencies of the coupled modes of the compressed contacts, rad/s.
+    pub frequencies: Vec<f64>,
+    /// h·ω_max against the central-difference limit 2.
+    pub h_omega_max: f64,
+    /// Energy in each of those modes, J.
+    pub modal_energy: Vec<f64>,
 }
 
 impl Sample {
@@ -84,6 +94,36 @@ pub struct BodyLayout {
     /// Column names with units, q first then v, e.g. `x [m]`, `qw [1]`, `omega [rad/s]`.
     pub columns: Vec<&'static str>,
 }
+
+/// The numbers of each contact in the wasm `contactData()` array, in order, with units: one
+/// description for the API and the page (which reads it through `layout()`).
+pub const CONTACT_FIELDS: [&str; 12] = [
+    "gap [m]",
+    "gap_rate [m/s]",
+    "normal [N]",
+    "friction [N]",
+    "impulse [N s]",
+    "state",
+    "x [m]",
+    "y [m]",
+    "z [m]",
+    "nx [1]",
+    "ny [1]",
+    "nz [1]",
+];
+
+/// The numbers of each contact in the wasm `lawData()` array, in order, with units.
+pub const LAW_FIELDS: [&str; 9] = [
+    "slip_t1 [m/s]",
+    "slip_t2 [m/s]",
+    "slip_speed [m/s]",
+    "rolling_speed [rad/s]",
+    "spinning_rate [rad/s]",
+    "friction [N]",
+    "rolling_torque [N m]",
+    "spinning_torque [N m]",
+    "case",
+];
 
 /// The columns of each contact.
 const CONTACT_COLUMNS: [&str; 6] = [

@@ -20,7 +20,10 @@ use crate::integrators::STEPPER_NAMES;
 use crate::{Error, presets, theory};
 
 /// Numbers per contact in [`Simulation::contact_data`].
-pub const CONTACT_STRIDE: usize = 12;
+pub const CONTACT_STRIDE: usize = crate::trace::CONTACT_FIELDS.len();
+
+/// Numbers per contact in [`Simulation::law_data`].
+pub const LAW_STRIDE: usize = crate::trace::LAW_FIELDS.len();
 
 fn js(e: Error) -> JsError {
     JsError::new(&e.to_string())
@@ -150,6 +153,38 @@ impl Simulation {
     /// Every preset: `[{name, description, parameters: [{name, label, unit, min, max, default}]}]`.
     pub fn presets() -> JsValue {
         to_js(&presets::all())
+    }
+
+    /// The layout of every array the API returns, from the one description each has in the
+    /// library: `{contact, law, planar: {positions, velocities}, spatial: {positions,
+    /// velocities}}`, each a list of field names with units (its length is the stride).
+    pub fn layout() -> JsValue {
+        #[derive(Serialize)]
+        struct Coordinates {
+            positions: &'static [&'static str],
+            velocities: &'static [&'static str],
+        }
+        #[derive(Serialize)]
+        struct Layout {
+            contact: &'static [&'static str],
+            law: &'static [&'static str],
+            planar: Coordinates,
+            spatial: Coordinates,
+        }
+        let (p, v) = crate::model::body::PLANAR_COORDINATES;
+        let (sp, sv) = crate::model::body::SPATIAL_COORDINATES;
+        to_js(&Layout {
+            contact: &crate::trace::CONTACT_FIELDS,
+            law: &crate::trace::LAW_FIELDS,
+            planar: Coordinates {
+                positions: p,
+                velocities: v,
+            },
+            spatial: Coordinates {
+                positions: sp,
+                velocities: sv,
+            },
+        })
     }
 
     /// The stepper names accepted by `setStepper`.
@@ -451,14 +486,15 @@ impl Simulation {
             .collect()
     }
 
-    /// Per contact, 12 numbers: gap [m], gap rate [m/s], normal reaction [N], friction [N]
-    /// (signed in the plane, magnitude in space), impulse [N·s], state code (0 open,
-    /// 1 touching, 2 loaded, 3 impact), contact point x, y, z [m], normal direction x, y, z.
+    /// Per contact, the fields of `layout().contact` ([`crate::trace::CONTACT_FIELDS`]): gap
+    /// [m], gap rate [m/s], normal reaction [N], friction [N] (signed in the plane, magnitude
+    /// in space), impulse [N·s], state code (0 open, 1 touching, 2 loaded, 3 impact), contact
+    /// point x, y, z [m], normal direction x, y, z.
     #[wasm_bindgen(js_name = contactData)]
     pub fn contact_data(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(CONTACT_STRIDE * self.inner.last_report().contacts.len());
         for c in &self.inner.last_report().contacts {
-            out.extend_from_slice(&[
+            let row: [f64; CONTACT_STRIDE] = [
                 c.gap,
                 c.gap_rate,
                 c.normal,
@@ -471,7 +507,8 @@ impl Simulation {
                 c.direction[0],
                 c.direction[1],
                 c.direction[2],
-            ]);
+            ];
+            out.extend_from_slice(&row);
         }
         out
     }
@@ -511,8 +548,8 @@ impl Simulation {
             .collect()
     }
 
-    /// Per contact, 9 numbers from the friction-type laws (NSGA, spatial Moreau–Jean; zeros
-    /// otherwise): slip velocity t₁, t₂ [m/s], slip speed [m/s], rolling speed |ω_R| [rad/s],
+    /// Per contact, the fields of `layout().law` ([`crate::trace::LAW_FIELDS`]) from the
+    /// friction-type laws (NSGA and Moreau–Jean; zeros otherwise): slip velocity t₁, t₂ [m/s], slip speed [m/s], rolling speed |ω_R| [rad/s],
     /// spinning rate ω_S [rad/s], friction force |F_T| [N], rolling torque |τ_R| [N·m],
     /// spinning torque τ_S [N·m], case (0 open, 1 stick, 2 slip, 3 rolling, 4 spinning).
     #[wasm_bindgen(js_name = lawData)]
@@ -520,8 +557,8 @@ impl Simulation {
         let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
         let mut out = Vec::new();
         for c in &self.inner.last_report().contacts {
-            match &c.laws {
-                Some(l) => out.extend_from_slice(&[
+            let row: [f64; LAW_STRIDE] = match &c.laws {
+                Some(l) => [
                     l.slip.first().copied().unwrap_or(0.0),
                     l.slip.get(1).copied().unwrap_or(0.0),
                     norm(&l.slip),
@@ -537,9 +574,10 @@ impl Simulation {
                         "spinning" => 4.0,
                         _ => 0.0,
                     },
-                ]),
-                None => out.extend_from_slice(&[0.0; 9]),
-            }
+                ],
+                None => [0.0; LAW_STRIDE],
+            };
+            out.extend_from_slice(&row);
         }
         out
     }

@@ -163,7 +163,8 @@ fn check_run(scene: &Value, steps: usize) -> Result<(), TestCaseError> {
                 mu * c.normal
             );
         }
-        prop_assert!(s.frequencies.iter().all(|w| w.is_finite()));
+        let modes = sim.sample_with_modes().modes.unwrap();
+        prop_assert!(modes.frequencies.iter().all(|w| w.is_finite()));
     }
     Ok(())
 }

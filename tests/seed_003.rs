@@ -180,7 +180,11 @@ fn unloading_a_contact_changes_the_frequency_count() {
     assert_eq!(m.frequency_count, [2, 2]);
     let mut large = bar("rocking-bar", &[("kind", 1.0), ("amplitude", -1.5e-4)]);
     let trace = large.run(500, 1).unwrap();
-    let counts: Vec<usize> = trace.samples.iter().map(|s| s.frequencies.len()).collect();
+    let counts: Vec<usize> = trace
+        .samples
+        .iter()
+        .map(|s| s.modes.as_ref().unwrap().frequencies.len())
+        .collect();
     assert!(
         counts.contains(&2) && counts.contains(&1),
         "counts seen: {:?}",
@@ -194,7 +198,8 @@ fn unloading_a_contact_changes_the_frequency_count() {
     let lone = trace
         .samples
         .iter()
-        .find(|s| s.frequencies.len() == 1)
+        .map(|s| s.modes.clone().unwrap())
+        .find(|m| m.frequencies.len() == 1)
         .unwrap();
     assert!(
         (lone.frequencies[0] - 500.0).abs() < 5.0,

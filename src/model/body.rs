@@ -42,6 +42,29 @@ impl Pose {
     }
 }
 
+/// A planar rigid body's generalized positions and velocities (names with units): also the
+/// layout of the wasm `bodyPoses()` and `bodyVelocities()` arrays.
+pub const PLANAR_COORDINATES: (&[&str], &[&str]) = (
+    &["x [m]", "y [m]", "theta [rad]"],
+    &["vx [m/s]", "vy [m/s]", "omega [rad/s]"],
+);
+
+/// A spatial rigid body's generalized positions and velocities (ω in world axes): also the
+/// layout of the wasm `bodyPoses3()` and `bodyVelocities3()` arrays.
+pub const SPATIAL_COORDINATES: (&[&str], &[&str]) = (
+    &[
+        "x [m]", "y [m]", "z [m]", "qw [1]", "qx [1]", "qy [1]", "qz [1]",
+    ],
+    &[
+        "vx [m/s]",
+        "vy [m/s]",
+        "vz [m/s]",
+        "wx [rad/s]",
+        "wy [rad/s]",
+        "wz [rad/s]",
+    ],
+);
+
 /// What kind of body, with the mass properties that kind needs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BodyKind {
@@ -142,27 +165,12 @@ impl Body {
     }
 
     /// Names with units of this body's generalized positions and velocities, in q and v
-    /// order: the trace and CSV layout of its kind.
+    /// order: the trace, CSV and pose-array layout of its kind.
     pub fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
         match self.kind {
             BodyKind::Fixed { .. } | BodyKind::FixedSpatial { .. } => (&[], &[]),
-            BodyKind::Planar { .. } => (
-                &["x [m]", "y [m]", "theta [rad]"],
-                &["vx [m/s]", "vy [m/s]", "omega [rad/s]"],
-            ),
-            BodyKind::Spatial { .. } => (
-                &[
-                    "x [m]", "y [m]", "z [m]", "qw [1]", "qx [1]", "qy [1]", "qz [1]",
-                ],
-                &[
-                    "vx [m/s]",
-                    "vy [m/s]",
-                    "vz [m/s]",
-                    "wx [rad/s]",
-                    "wy [rad/s]",
-                    "wz [rad/s]",
-                ],
-            ),
+            BodyKind::Planar { .. } => PLANAR_COORDINATES,
+            BodyKind::Spatial { .. } => SPATIAL_COORDINATES,
         }
     }
 

@@ -268,3 +268,27 @@ fn fixed_runs_give_the_pinned_native_digests() {
         assert_eq!(sim.digest(), pinned, "{preset} {stepper} {steps}");
     }
 }
+
+#[wasm_bindgen_test]
+fn layout_describes_every_array_the_api_returns() {
+    let layout = Simulation::layout();
+    let field = |path: &[&str]| -> Vec<String> {
+        let mut v = layout.clone();
+        for key in path {
+            v = js_sys::Reflect::get(&v, &JsValue::from_str(key)).unwrap();
+        }
+        serde_wasm_bindgen::from_value(v).unwrap()
+    };
+    let contact = field(&["contact"]);
+    assert_eq!(contact.len(), CONTACT_STRIDE);
+    assert_eq!(contact[2], "normal [N]");
+    let mut sim = Simulation::preset(js("sphere-slide"), JsValue::UNDEFINED).unwrap();
+    sim.step(js(1)).unwrap();
+    let bodies = 2;
+    assert_eq!(sim.body_poses3().len(), bodies * field(&["spatial", "positions"]).len());
+    assert_eq!(sim.body_velocities3().len(), bodies * field(&["spatial", "velocities"]).len());
+    assert_eq!(sim.contact_data().len(), contact.len());
+    assert_eq!(sim.law_data().len(), field(&["law"]).len());
+    let planar = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
+    assert_eq!(planar.body_poses().len(), 2 * field(&["planar", "positions"]).len());
+}

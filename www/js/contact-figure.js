@@ -16,6 +16,7 @@ import { SphereView } from "./sphere_view.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { readOptions } from "./options.js";
+import { readLayout } from "./layout.js";
 
 let wasmSource = new URL("../pkg/contactlab_bg.wasm", import.meta.url);
 let ready = null;
@@ -26,7 +27,7 @@ export function setWasmSource(source) {
 }
 
 function wasm() {
-  ready ??= init({ module_or_path: globalThis.__contactlabAssets?.wasm ?? wasmSource });
+  ready ??= init({ module_or_path: globalThis.__contactlabAssets?.wasm ?? wasmSource }).then(() => readLayout(Simulation));
   return ready;
 }
 

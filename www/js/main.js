@@ -8,10 +8,10 @@ import { SphereView } from "./sphere_view.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { renderModes } from "./modes.js";
+import { layout, readLayout } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 const STATE_NAMES = ["open", "touching", "loaded", "impact"];
-const STRIDE = 12; // numbers per contact in Simulation.contactData()
 
 const app = {
   sim: null,
@@ -222,11 +222,12 @@ function render() {
   const ids = sim.contactIds();
   const laws = sim.spatial ? sim.lawData() : null;
   const CASES = ["open", "stick", "slip", "rolling", "spinning"];
+  const c = layout.contact;
   ids.forEach((id, k) => {
-    rows.push([`N ${id}`, `${format(contacts[STRIDE * k + 2])} N`]);
-    rows.push([`d ${id}`, `${format(contacts[STRIDE * k] * 1e3)} mm`]);
-    rows.push([`state ${id}`, STATE_NAMES[contacts[STRIDE * k + 5]] ?? "?"]);
-    if (laws) rows.push([`case ${id}`, CASES[laws[9 * k + 8]] ?? "?"]);
+    rows.push([`N ${id}`, `${format(contacts[c.stride * k + c.normal])} N`]);
+    rows.push([`d ${id}`, `${format(contacts[c.stride * k + c.gap] * 1e3)} mm`]);
+    rows.push([`state ${id}`, STATE_NAMES[contacts[c.stride * k + c.state]] ?? "?"]);
+    if (laws) rows.push([`case ${id}`, CASES[laws[layout.law.stride * k + layout.law.case]] ?? "?"]);
   });
   if (app.loop.behind) rows.push(["speed", "slower than real time"]);
   $("readout").replaceChildren(...rows.map(([k, v]) => {
@@ -269,8 +270,10 @@ function applyDrag() {
   // A critically damped spring of 10 rad/s towards the pointer, scaled by the body's mass.
   const m = body.mass ?? 1;
   const w = 10;
-  const fx = m * (w * w * (target[0] - poses[3 * index]) - 2 * w * vel[3 * index]);
-  const fy = m * (w * w * (target[1] - poses[3 * index + 1]) - 2 * w * vel[3 * index + 1]);
+  const { pose: P, velocity: V } = layout.planar;
+  const [p, u] = [P.stride * index, V.stride * index];
+  const fx = m * (w * w * (target[0] - poses[p + P.x]) - 2 * w * vel[u + V.vx]);
+  const fy = m * (w * w * (target[1] - poses[p + P.y]) - 2 * w * vel[u + V.vy]);
   try {
     app.sim.setPush(body.name, fx, fy, 0);
   } catch (e) {
@@ -302,6 +305,7 @@ function frame(now) {
 
 async function main() {
   await init();
+  readLayout(Simulation);
   app.presets = Simulation.presets();
   app.planeView = new SceneView($("canvas"));
   app.sphereView = new SphereView($("canvas"));

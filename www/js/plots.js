@@ -3,8 +3,8 @@
 // so a 0.1 mm penalty overlap is plainly visible.
 
 import uPlot from "../vendor/uPlot.esm.js";
+import { layout } from "./layout.js";
 
-const STRIDE = 12;
 const COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
 const WINDOW = 4000; // samples kept
 
@@ -97,13 +97,14 @@ export class TracePlots {
   /**
    * Records the first contact's law data (Simulation.lawData()) and the first sphere's ω.
    * @param {number} t
-   * @param {Float64Array} laws 9 numbers per contact
+   * @param {Float64Array} laws layout.law.stride numbers per contact
    * @param {number[]} omega [ωx, ωy, ωz]
    */
   recordLaws(t, laws, omega) {
-    const first = laws.length >= 9 ? laws : new Float64Array(9);
-    this.motion.push(t, [first[2], omega[0], omega[1], omega[2]]);
-    this.laws.push(t, [first[5], first[6], first[7]]);
+    const L = layout.law;
+    const first = laws.length >= L.stride ? laws : new Float64Array(L.stride);
+    this.motion.push(t, [first[L.slip_speed], omega[0], omega[1], omega[2]]);
+    this.laws.push(t, [first[L.friction], first[L.rolling_torque], first[L.spinning_torque]]);
   }
 
   /** Records the contact-mode frequencies (rad/s) at time t; missing modes are gaps. */
@@ -128,8 +129,9 @@ export class TracePlots {
     const gap = this.ids.map(() => null);
     ids.forEach((id, k) => {
       const j = this.ids.indexOf(id);
-      normal[j] = contacts[k * STRIDE + 2];
-      gap[j] = contacts[k * STRIDE] * 1e3;
+      const c = layout.contact;
+      normal[j] = contacts[k * c.stride + c.normal];
+      gap[j] = contacts[k * c.stride + c.gap] * 1e3;
     });
     this.normal.push(t, normal);
     this.gap.push(t, gap);
@@ -158,7 +160,9 @@ export function recordState(plots, sim, bodies, contacts, redraw = true) {
   if (sim.spatial) {
     const first = bodies.findIndex((b) => !b.fixed);
     const v = sim.bodyVelocities3();
-    plots.recordLaws(sim.time, sim.lawData(), [v[6 * first + 3], v[6 * first + 4], v[6 * first + 5]]);
+    const V = layout.spatial.velocity;
+    const o = V.stride * first;
+    plots.recordLaws(sim.time, sim.lawData(), [v[o + V.wx], v[o + V.wy], v[o + V.wz]]);
   } else {
     plots.recordFrequencies(sim.time, sim.frequencies());
   }

@@ -3,8 +3,15 @@
 // reads poses and contact arrays and draws; it never touches the simulation.
 
 import { drawArrow, fitCanvas } from "./draw.js";
+import { layout } from "./layout.js";
 
-const STRIDE = 12; // numbers per contact in Simulation.contactData()
+/** [x, y, θ] of body i from a bodyPoses() array, through the API's layout. */
+function pose(poses, i) {
+  const P = layout.planar.pose;
+  const o = P.stride * i;
+  return [poses[o + P.x], poses[o + P.y], poses[o + P.theta]];
+}
+
 
 export class SceneView {
   /** @param {HTMLCanvasElement} canvas */
@@ -41,7 +48,7 @@ export class SceneView {
     let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
     this.bodies.forEach((b, i) => {
       if (b.shape === "half_plane") return;
-      const [x, y] = [poses[3 * i], poses[3 * i + 1]];
+      const [x, y] = pose(poses, i);
       const r = b.shape === "disk" ? b.radius : Math.hypot(b.width, b.height) / 2;
       x0 = Math.min(x0, x - r); x1 = Math.max(x1, x + r);
       y0 = Math.min(y0, y - r); y1 = Math.max(y1, y + r);
@@ -78,7 +85,8 @@ export class SceneView {
     for (let i = this.bodies.length - 1; i >= 0; i--) {
       const b = this.bodies[i];
       if (b.fixed) continue;
-      const dx = p[0] - poses[3 * i], dy = p[1] - poses[3 * i + 1];
+      const [x, y] = pose(poses, i);
+      const dx = p[0] - x, dy = p[1] - y;
       const r = b.shape === "disk" ? b.radius : Math.hypot(b.width, b.height) / 2;
       if (Math.hypot(dx, dy) <= 1.2 * r) return i;
     }
@@ -110,10 +118,12 @@ export class SceneView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     ctx.lineJoin = "round";
-    this.bodies.forEach((b, i) => this.drawBody(b, poses[3 * i], poses[3 * i + 1], poses[3 * i + 2], t, px));
+    this.bodies.forEach((b, i) => this.drawBody(b, ...pose(poses, i), t, px));
     const forceToMetres = 1 / this.newtonsPerMetre;
-    for (let k = 0; k + STRIDE <= contacts.length; k += STRIDE) {
-      const [gap, , normal, , , state, x, y, , nx, ny] = contacts.subarray(k, k + STRIDE);
+    const C = layout.contact;
+    for (let k = 0; k + C.stride <= contacts.length; k += C.stride) {
+      const at = (field) => contacts[k + C[field]];
+      const [gap, normal, state, x, y, nx, ny] = ["gap", "normal", "state", "x", "y", "nx", "ny"].map(at);
       if (state === 0 && gap > 0.02 * (this.bounds.y1 - this.bounds.y0)) continue;
       ctx.fillStyle = state >= 2 ? "#d1242f" : state === 1 ? "#1f6feb" : "#9aa3b2";
       ctx.beginPath();
