@@ -357,6 +357,86 @@ static PRESETS: &[Preset] = &[
         ],
         build: two_spheres,
     },
+    Preset {
+        name: "block-pull-3d",
+        description: "Seed 001 in space: a box on one foot under its centre, pulled up through it: N = mg − u until lift-off, then d̈ = (u − mg)/m (m = 2 kg: u = 5 N → 14.62 N, u = 25 N → 2.69 m/s²).",
+        parameters: &[
+            p("m", "block mass", "kg", 0.1, 20.0, 2.0),
+            p("u", "upward pull", "N", 0.0, 100.0, 5.0),
+            p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
+            p(
+                "k",
+                "penalty stiffness (penalty steppers)",
+                "N/m",
+                1e3,
+                1e8,
+                1e5,
+            ),
+        ],
+        build: crate::presets_space::block_pull_3d,
+    },
+    Preset {
+        name: "table-modes",
+        description: "Seed 003 in space: a square plate on three or four penalty legs, preloaded and perturbed: heave √(nk/m), roll and pitch √(kΣy²/I) from K^½AK^½; with four legs one zero mode (the 3-D three-support bar).",
+        parameters: &[
+            Parameter {
+                step: 1.0,
+                ..p("legs", "number of legs", "1", 3.0, 4.0, 4.0)
+            },
+            p("m", "plate mass", "kg", 0.1, 100.0, 2.0),
+            p("k", "stiffness per leg", "N/m", 1e3, 1e8, 1e5),
+            p("L", "half side of the plate", "m", 0.05, 1.0, 0.2),
+            p(
+                "amplitude",
+                "perturbation of the gaps",
+                "m",
+                -1e-3,
+                1e-3,
+                1e-5,
+            ),
+            choice(
+                "kind",
+                "perturbation: 0 heave, 1 roll (about x), 2 pitch (about y)",
+                2.0,
+                0.0,
+            ),
+        ],
+        build: crate::presets_space::table_modes,
+    },
+    Preset {
+        name: "sphere-on-penalty-floor",
+        description: "A sphere on a penalty floor in space settles at the overlap d = −mg/k (−98.1 µm for 1 kg at k = 1e5 N/m); friction is the penalty steppers' regularised Coulomb law.",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.01, 1.0, 0.1),
+            p("k", "penalty stiffness", "N/m", 1e3, 1e8, 1e5),
+            p("c", "penalty damping", "N·s/m", 0.0, 1e4, 50.0),
+        ],
+        build: crate::presets_space::sphere_on_penalty_floor,
+    },
+    Preset {
+        name: "box-slide-3d",
+        description: "A box launched sliding on a level plane with Coulomb friction: it decelerates at μg and stops after v₀²/(2μg) (2 m/s at μ = 0.3: 0.6797 m).",
+        parameters: &[
+            p("m", "box mass", "kg", 0.01, 100.0, 1.0),
+            p("mu", "friction coefficient", "1", 0.05, 2.0, 0.3),
+            p("v0", "initial speed (x)", "m/s", 0.0, 10.0, 2.0),
+        ],
+        build: crate::presets_space::box_slide_3d,
+    },
+    Preset {
+        name: "sphere-in-box",
+        description: "A sphere rolling into a box that rests on the floor: a frictional impact on the box's face with restitution e, then the box slides and the sphere rolls on.",
+        parameters: &[
+            p("m", "sphere mass", "kg", 0.01, 100.0, 1.0),
+            p("R", "sphere radius", "m", 0.02, 0.2, 0.1),
+            p("M", "box mass", "kg", 0.01, 100.0, 2.0),
+            p("v0", "rolling speed of the sphere", "m/s", 0.0, 10.0, 2.0),
+            p("mu", "friction coefficient", "1", 0.0, 2.0, 0.3),
+            p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.5),
+        ],
+        build: crate::presets_space::sphere_in_box,
+    },
 ];
 
 const BAR_PARAMETERS: &[Parameter] = &[

@@ -142,6 +142,8 @@ pub enum StepSolver {
     Pgs,
     /// Semismooth Newton (the augmented-Lagrangian laws, or the implicit penalty's loaded set).
     Newton,
+    /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves.
+    Nsgs,
     /// Newton stalled; the polyhedral LCP by Lemke, polished by Newton, solved the laws.
     LemkeFallback,
     /// Newton stalled; the polygon's multipliers were kept (inside the laws; not converged).
@@ -158,6 +160,7 @@ impl StepSolver {
             Self::Lemke => "lemke",
             Self::Pgs => "pgs",
             Self::Newton => "newton",
+            Self::Nsgs => "nsgs",
             Self::LemkeFallback => "lemke-fallback",
             Self::Polyhedral => "polyhedral",
             Self::Failed => "failed",
@@ -178,6 +181,7 @@ impl StepSolver {
             crate::laws::LawMethod::Lemke => Self::Lemke,
             crate::laws::LawMethod::Pgs => Self::Pgs,
             crate::laws::LawMethod::Newton => Self::Newton,
+            crate::laws::LawMethod::Nsgs => Self::Nsgs,
             crate::laws::LawMethod::LemkeFallback => Self::LemkeFallback,
             crate::laws::LawMethod::PolyhedralOnly => Self::Polyhedral,
             crate::laws::LawMethod::Failed => Self::Failed,

@@ -29,6 +29,7 @@
 //! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
+pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
 
@@ -116,7 +117,10 @@ pub enum LawMethod {
     /// Semismooth Newton from the warm start converged.
     #[default]
     Newton,
-    /// Newton stalled; the polyhedral LCP (Lemke), polished by Newton, solved it exactly.
+    /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves converged.
+    Nsgs,
+    /// Newton and block Gauss–Seidel stalled; the polyhedral LCP (Lemke), polished by Newton,
+    /// solved it exactly.
     LemkeFallback,
     /// Newton stalled and could not polish the polyhedral answer: the multipliers are the
     /// polygon's (inside every law, approximate for discs); the solve is not converged.
@@ -132,6 +136,7 @@ impl LawMethod {
             Self::Lemke => "lemke",
             Self::Pgs => "pgs",
             Self::Newton => "newton",
+            Self::Nsgs => "nsgs",
             Self::LemkeFallback => "lemke-fallback",
             Self::PolyhedralOnly => "polyhedral",
             Self::Failed => "failed",
@@ -142,7 +147,8 @@ impl LawMethod {
 /// Newton settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewtonOptions {
-    /// Stop when ‖R‖∞ ≤ tolerance · scale (scale: the largest |u_free|/Wᵢᵢ, an impulse).
+    /// Stop when ‖R‖∞ ≤ tolerance · scale (scale: the larger of max |u_free|/Wᵢᵢ and max |λ|,
+    /// both impulses).
     pub tolerance: f64,
     /// Iteration cap.
     pub max_iterations: usize,
@@ -255,9 +261,10 @@ fn residual(
     (res, jac, cases)
 }
 
-/// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton,
-/// then (if it stalls) the polyhedral LCP by Lemke polished by Newton; the answer always
-/// satisfies every law's admissible set, and `converged`/`method` say how it was found.
+/// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
+/// if it stalls, block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that
+/// stalls too, the polyhedral LCP by Lemke polished by Newton. The answer always satisfies
+/// every law's admissible set, and `converged`/`method` say how it was found.
 pub fn solve(
     w: &DMatrix<f64>,
     u_free: &DVector<f64>,
@@ -266,9 +273,19 @@ pub fn solve(
     options: &NewtonOptions,
 ) -> LawSolution {
     let first = newton(w, u_free, blocks, guess, options);
-    let mut best = if first.converged {
-        first
-    } else {
+    if first.converged {
+        return first;
+    }
+    // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
+    if blocks.len() > 1 {
+        let start = project_onto_laws(&first.lambda, blocks);
+        let mut sweeps = nsgs::solve(w, u_free, blocks, Some(&start), options);
+        if sweeps.converged {
+            sweeps.iterations += first.iterations;
+            return sweeps;
+        }
+    }
+    let mut best = {
         match polyhedral::solve(w, u_free, blocks) {
             Some(poly) => {
                 let mut polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
@@ -343,14 +360,16 @@ pub fn solve_with(
     match solver {
         LawSolver::Newton => solve(w, u_free, blocks, guess, options),
         LawSolver::Lemke => match polyhedral::solve(w, u_free, blocks) {
-            Some(poly) => {
+            Some(poly) if poly.exact => {
                 let mut out = assess(w, u_free, blocks, &poly.lambda, options);
                 out.iterations = poly.pivots;
                 out.converged = true;
                 out.method = LawMethod::Lemke;
                 out
             }
-            // Rounding kept Lemke from the solution the polyhedral LCP has: Newton instead.
+            // Rounding spoiled Lemke's answer (a degenerate problem): Newton from it decides.
+            Some(poly) => solve(w, u_free, blocks, Some(&poly.lambda), options),
+            // Lemke found no answer: Newton with its own fallback.
             None => solve(w, u_free, blocks, guess, options),
         },
         LawSolver::Pgs(pgs) => solve_pgs(w, u_free, blocks, &pgs, options),
@@ -429,6 +448,36 @@ pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<
     out
 }
 
+/// One contact's laws (a small problem): Newton from `guess`, then the polyhedral LCP polished
+/// by Newton; the best answer found, inside the laws.
+pub(crate) fn solve_local(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    block: &LawBlock,
+    guess: &DVector<f64>,
+    options: &NewtonOptions,
+) -> LawSolution {
+    let blocks = std::slice::from_ref(block);
+    let first = newton(w, u_free, blocks, Some(guess), options);
+    if first.converged {
+        return first;
+    }
+    if let Some(poly) = polyhedral::solve(w, u_free, blocks) {
+        let polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
+        if polished.converged || poly.exact {
+            return if polished.converged {
+                polished
+            } else {
+                assess(w, u_free, blocks, &poly.lambda, options)
+            };
+        }
+    }
+    let mut out = first;
+    out.lambda = project_onto_laws(&out.lambda, blocks);
+    out.u = u_free + w * &out.lambda;
+    out
+}
+
 /// Semismooth Newton with a backtracking line search from `guess`.
 fn newton(
     w: &DMatrix<f64>,
@@ -459,40 +508,71 @@ fn newton(
             }
         }
     }
-    let scale = (0..n)
+    // The residual is measured against the impulse scale of the problem: the free relative
+    // motion as an impulse (|u_free|/Wᵢᵢ) or the multipliers themselves, whichever is larger
+    // (with redundant contacts the multipliers can exceed the free motion, and rounding in
+    // R = λ − P(λ − r u) is relative to them).
+    let free_scale = (0..n)
         .map(|i| (u_free[i] * r[i] / options.augmentation).abs())
         .fold(1e-300f64, f64::max);
-    let target = options.tolerance * scale;
+    let scale_of = |lambda: &DVector<f64>| free_scale.max(lambda.amax());
     let mut lambda = match guess {
         Some(g) if g.len() == n => g.clone(),
         _ => DVector::zeros(n),
     };
     let (mut res, mut jac, mut cases) = residual(w, u_free, blocks, &r, &lambda);
     let mut norm = res.amax();
+    let mut scale = scale_of(&lambda);
     let mut iterations = 0;
-    while norm > target && iterations < options.max_iterations {
+    while norm > options.tolerance * scale && iterations < options.max_iterations {
         iterations += 1;
-        let Some(step) = jac.clone().lu().solve(&(-&res)) else {
-            break;
-        };
-        // Backtracking on ‖R‖²: full Newton steps near the solution, damped far from it.
-        let mut t = 1.0;
-        loop {
-            let trial = &lambda + &step * t;
-            let (r2, j2, c2) = residual(w, u_free, blocks, &r, &trial);
-            if r2.norm() < (1.0 - 1e-4 * t) * res.norm() || t < 1e-6 {
-                lambda = trial;
-                res = r2;
-                jac = j2;
-                cases = c2;
+        // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖
+        // (redundant contacts — four corners of a box on a floor — make the stick-case
+        // Jacobian r W singular), the least-squares minimum-norm direction by SVD, which
+        // exists because R lies in the range of W there.
+        let lu_step = jac.clone().lu().solve(&(-&res));
+        let mut accepted = None;
+        for (k, step) in [lu_step, None].into_iter().enumerate() {
+            let step = match step {
+                Some(s) if s.iter().all(|x| x.is_finite()) => s,
+                _ if k == 0 => continue,
+                _ => match jac
+                    .clone()
+                    .svd(true, true)
+                    .solve(&(-&res), 1e-12 * jac.amax())
+                {
+                    Ok(s) if s.iter().all(|x| x.is_finite()) => s,
+                    _ => break,
+                },
+            };
+            // Backtracking on ‖R‖²: full Newton steps near the solution, damped far from it.
+            let mut t = 1.0;
+            while t >= 1e-6 {
+                let trial = &lambda + &step * t;
+                let (r2, j2, c2) = residual(w, u_free, blocks, &r, &trial);
+                if r2.norm() < (1.0 - 1e-4 * t) * res.norm() {
+                    accepted = Some((trial, r2, j2, c2));
+                    break;
+                }
+                t *= 0.5;
+            }
+            if accepted.is_some() {
                 break;
             }
-            t *= 0.5;
         }
+        // No direction decreases ‖R‖: Newton has stalled (the caller falls back).
+        let Some((trial, r2, j2, c2)) = accepted else {
+            break;
+        };
+        lambda = trial;
+        res = r2;
+        jac = j2;
+        cases = c2;
         norm = res.amax();
+        scale = scale_of(&lambda);
     }
     let u = u_free + w * &lambda;
-    let converged = norm <= target && lambda.iter().all(|x| x.is_finite());
+    let converged = norm <= options.tolerance * scale && lambda.iter().all(|x| x.is_finite());
     LawSolution {
         lambda,
         u,

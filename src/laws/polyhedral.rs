@@ -34,7 +34,8 @@ pub const DISC_DIRECTIONS: usize = 16;
 pub struct PolyhedralSolution {
     /// The multipliers λ (inside every law's admissible set).
     pub lambda: DVector<f64>,
-    /// True when every law is one-dimensional (then λ solves the laws exactly).
+    /// True when every law is one-dimensional and Lemke said `solved` (then λ solves the laws
+    /// exactly).
     pub exact: bool,
     /// Lemke pivots.
     pub pivots: usize,
@@ -127,7 +128,9 @@ pub fn solve(
     }
     let problem = Lcp::new(m, q).ok()?;
     let solution = solve_lemke(&problem);
-    if solution.status != LcpStatus::Solved {
+    // An `inaccurate` answer (rounding in a degenerate problem: redundant contacts) is still a
+    // good start for Newton, which then decides; a ray or a pivot cap is no answer at all.
+    if !matches!(solution.status, LcpStatus::Solved | LcpStatus::Inaccurate) {
         return None;
     }
     let mut lambda = DVector::zeros(n);
@@ -141,7 +144,7 @@ pub fn solve(
     }
     Some(PolyhedralSolution {
         lambda,
-        exact: laws.iter().all(|(_, l)| l.len == 1),
+        exact: laws.iter().all(|(_, l)| l.len == 1) && solution.status == LcpStatus::Solved,
         pivots: solution.iterations,
     })
 }

@@ -11,7 +11,7 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("penalty-block", "penalty-implicit", 2000, "082f84f67d2d75b5"),
     ("rocking-bar", "", 1000, "abba67c3f9546658"),
     ("disk-over-disk", "moreau-jean", 800, "040c3b1742e99e9e"),
-    ("stacked-boxes", "nsga", 300, "cf60933e9509ad2a"),
+    ("stacked-boxes", "nsga", 300, "003f401aeb0fbe37"),
     ("sphere-slide", "", 600, "41b2be763d242eba"),
     ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
     ("two-spheres", "", 600, "f85a4b8eeebce521"),
