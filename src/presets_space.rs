@@ -208,7 +208,7 @@ pub(crate) fn sphere_in_box(v: &Values) -> Scene {
         "sphere-in-box",
         9.81,
         vec![floor(), ball, target],
-        "moreau-jean",
+        "nsga",
         1e-3,
     );
     s.material.friction = v.get("mu");

@@ -144,6 +144,9 @@ pub enum StepSolver {
     Newton,
     /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves.
     Nsgs,
+    /// NSGA: the position-level problem with Coulomb friction did not converge, so the gaps
+    /// were corrected exactly by the normal multipliers alone (no position-level friction).
+    NormalOnlyCorrection,
     /// Newton stalled; the polyhedral LCP by Lemke, polished by Newton, solved the laws.
     LemkeFallback,
     /// Newton stalled; the polygon's multipliers were kept (inside the laws; not converged).
@@ -161,6 +164,7 @@ impl StepSolver {
             Self::Pgs => "pgs",
             Self::Newton => "newton",
             Self::Nsgs => "nsgs",
+            Self::NormalOnlyCorrection => "normal-only-correction",
             Self::LemkeFallback => "lemke-fallback",
             Self::Polyhedral => "polyhedral",
             Self::Failed => "failed",

@@ -18,7 +18,9 @@
 //!    normal law makes every gap of q_{n+1} non-negative and complementary to ν_N, and
 //!    Coulomb's law at position level bounds the tangential correction ν_T by μ ν_N (so the
 //!    correction does not drag a sticking contact sideways).
-//! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1}, with
+//! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1} (gap within
+//!    `closed_gap`, or loaded by step 2: its linearised correction may leave the nonlinear gap
+//!    a hair open, and such a contact is closed all the same), with
 //!    Newton's impact law 0 ≤ Λ_N ⟂ ġ_N(v_{n+1}) + e min(ġ_N(v_n), 0) ≥ 0, Coulomb friction
 //!    (‖Λ_T‖ ≤ μΛ_N), rolling resistance (‖Λ_R‖ ≤ ρΛ_N) and spinning resistance
 //!    (|Λ_S| ≤ γΛ_N), each set-valued (stick / no-roll / no-spin hold the motion exactly).
@@ -215,6 +217,9 @@ impl Stepper for NsgaStepper {
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
         let mut q_next = q_hat.clone();
+        // Contacts the position level loaded (ν_N > 0): closed by the correction, so the
+        // velocity level must hold them too, even if the nonlinear gap ends a hair open.
+        let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
         for _pass in 0..POSITION_PASSES {
             let contacts = detect_contacts(system, &q_next, settings.margin);
             if contacts.iter().all(|c| c.gap >= -1e-14) {
@@ -227,33 +232,56 @@ impl Stepper for NsgaStepper {
                 if members.iter().all(|c| c.gap >= -1e-14) {
                     continue;
                 }
-                let problem = assemble(
-                    system.mass(),
-                    &members,
-                    &material,
-                    Laws {
-                        friction: true,
-                        resistance: false,
-                    },
-                );
-                // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν produces.
-                let mut u_free = DVector::zeros(problem.w.nrows());
-                for (c, b) in members.iter().zip(&problem.blocks) {
-                    u_free[b.offset] = c.gap;
+                let correct = |friction: bool| {
+                    let problem = assemble(
+                        system.mass(),
+                        &members,
+                        &material,
+                        Laws {
+                            friction,
+                            resistance: false,
+                        },
+                    );
+                    // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν
+                    // produces.
+                    let mut u_free = DVector::zeros(problem.w.nrows());
+                    for (c, b) in members.iter().zip(&problem.blocks) {
+                        u_free[b.offset] = c.gap;
+                    }
+                    let solution = laws::solve(
+                        &problem.w,
+                        &u_free,
+                        &problem.blocks,
+                        None,
+                        &self.settings.newton,
+                    );
+                    (problem, solution)
+                };
+                let (mut problem, mut solution) = correct(true);
+                let mut method = super::StepSolver::of_laws(solution.method);
+                if !solution.converged {
+                    // Position-level Coulomb friction is degenerate here (redundant contacts
+                    // such as a box's four corners, tilted): the gaps are corrected by the
+                    // normal multipliers alone, a problem that always has its exact answer,
+                    // and the step says so. The velocity level keeps its friction.
+                    let (normal_problem, normal_solution) = correct(false);
+                    if normal_solution.converged {
+                        report.iterations += solution.iterations;
+                        (problem, solution) = (normal_problem, normal_solution);
+                        method = super::StepSolver::NormalOnlyCorrection;
+                    }
                 }
-                let solution = laws::solve(
-                    &problem.w,
-                    &u_free,
-                    &problem.blocks,
-                    None,
-                    &self.settings.newton,
-                );
                 report.record_solve(
-                    super::StepSolver::of_laws(solution.method),
+                    method,
                     solution.iterations,
                     solution.residual,
                     solution.converged,
                 );
+                for (c, b) in members.iter().zip(&problem.blocks) {
+                    if solution.lambda[b.offset] > 0.0 {
+                        position_active.insert(c.key);
+                    }
+                }
                 correction += problem.velocity_change(&solution.lambda, system.dofs());
             }
             q_next = system.displace(&q_next, &correction);
@@ -266,11 +294,11 @@ impl Stepper for NsgaStepper {
             report.converged = false;
         }
 
-        // 3. Velocity level on the contacts closed at q_{n+1}.
+        // 3. Velocity level on the contacts closed at q_{n+1} (or loaded by the correction).
         let contacts = detect_contacts(system, &q_next, settings.margin);
         let closed: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap <= self.settings.closed_gap)
+            .filter(|c| c.gap <= self.settings.closed_gap || position_active.contains(&c.key))
             .collect();
         let (dv, solved) = if closed.is_empty() {
             (DVector::zeros(system.dofs()), Vec::new())
