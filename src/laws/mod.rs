@@ -274,7 +274,7 @@ pub fn solve(
 ) -> LawSolution {
     let first = newton(w, u_free, blocks, guess, options);
     if first.converged {
-        return first;
+        return inside_laws(first, w, u_free, blocks);
     }
     // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
     if blocks.len() > 1 {
@@ -282,10 +282,10 @@ pub fn solve(
         let mut sweeps = nsgs::solve(w, u_free, blocks, Some(&start), options);
         if sweeps.converged {
             sweeps.iterations += first.iterations;
-            return sweeps;
+            return inside_laws(sweeps, w, u_free, blocks);
         }
     }
-    let mut best = {
+    let best = {
         match polyhedral::solve(w, u_free, blocks) {
             Some(poly) => {
                 let mut polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
@@ -316,12 +316,24 @@ pub fn solve(
             },
         }
     };
-    if !best.converged {
-        // Never hand out a multiplier outside its law, whatever the iteration left.
-        best.lambda = project_onto_laws(&best.lambda, blocks);
-        best.u = u_free + w * &best.lambda;
+    inside_laws(best, w, u_free, blocks)
+}
+
+/// Never hands out a multiplier outside its law, whatever the iteration left: a converged
+/// answer can still be a rounding error outside (λ_N = −1e-18), an unconverged one anywhere.
+/// The projection moves λ by at most its residual when converged.
+fn inside_laws(
+    mut solution: LawSolution,
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+) -> LawSolution {
+    let projected = project_onto_laws(&solution.lambda, blocks);
+    if projected != solution.lambda {
+        solution.lambda = projected;
+        solution.u = u_free + w * &solution.lambda;
     }
-    best
+    solution
 }
 
 /// Which solver a velocity-level law problem asks for.
@@ -357,7 +369,7 @@ pub fn solve_with(
     if !all_laws_one_dimensional(blocks) {
         return solve(w, u_free, blocks, guess, options);
     }
-    match solver {
+    let solution = match solver {
         LawSolver::Newton => solve(w, u_free, blocks, guess, options),
         LawSolver::Lemke => match polyhedral::solve(w, u_free, blocks) {
             Some(poly) if poly.exact => {
@@ -373,7 +385,8 @@ pub fn solve_with(
             None => solve(w, u_free, blocks, guess, options),
         },
         LawSolver::Pgs(pgs) => solve_pgs(w, u_free, blocks, &pgs, options),
-    }
+    };
+    inside_laws(solution, w, u_free, blocks)
 }
 
 /// The residual, cases and relative quantities of the laws at `lambda` (no iteration).

@@ -14,6 +14,6 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("stacked-boxes", "nsga", 300, "003f401aeb0fbe37"),
     ("sphere-slide", "", 600, "41b2be763d242eba"),
     ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
-    ("two-spheres", "", 600, "f85a4b8eeebce521"),
+    ("two-spheres", "", 600, "0aaffcb39f8129b8"),
     ("bouncing-sphere", "", 1500, "0b9d4c12465971ff"),
 ];
