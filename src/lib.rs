@@ -31,7 +31,7 @@ pub mod modes;
 pub use error::{Error, Result};
 pub mod integrators;
 pub mod presets;
-mod presets_space;
+pub mod presets_space;
 pub mod scene;
 pub mod scene_fields;
 pub mod scene_loads;

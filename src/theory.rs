@@ -234,6 +234,87 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             ));
             lines
         }
+        "block-pull-3d" => {
+            let (m, u, g) = (p("m"), p("u"), p("g"));
+            let vertical = sim.acceleration().get(2).copied().unwrap_or(f64::NAN);
+            vec![
+                line(
+                    "reaction N = max(0, mg − u)",
+                    "N",
+                    (m * g - u).max(0.0),
+                    total_normal,
+                ),
+                line(
+                    "acceleration d̈ = max(0, (u − mg)/m)",
+                    "m/s²",
+                    ((u - m * g) / m).max(0.0),
+                    vertical,
+                ),
+            ]
+        }
+        "table-modes" => {
+            let (legs, m, k, half) = (p("legs").round(), p("m"), p("k"), p("L"));
+            let t = crate::presets_space::PLATE_THICKNESS;
+            let inertia = m * ((2.0 * half).powi(2) + t * t) / 12.0;
+            let r = 0.8 * half;
+            let sum_sq = if legs == 4.0 {
+                4.0 * r * r
+            } else {
+                1.5 * r * r
+            };
+            let heave = (legs * k / m).sqrt();
+            let tilt = (k * sum_sq / inertia).sqrt();
+            let analysis = sim.modes();
+            let omega = &analysis.omega;
+            // Sorted ascending: heave below the two (equal) tilts for these plates, or above.
+            let (heave_at, tilt_at) = if heave <= tilt { (0, 1) } else { (2, 0) };
+            let at = |j: usize| omega.get(j).copied().unwrap_or(f64::NAN);
+            vec![
+                line("heave ω = √(nk/m)", "rad/s", heave, at(heave_at)),
+                line("roll ω = √(kΣy²/I_x)", "rad/s", tilt, at(tilt_at)),
+                line("pitch ω = √(kΣx²/I_y)", "rad/s", tilt, at(tilt_at + 1)),
+                line(
+                    "zero modes (legs beyond 3)",
+                    "1",
+                    legs - 3.0,
+                    analysis.zero_modes as f64,
+                ),
+                line(
+                    "central-difference limit h < 2/ω_max",
+                    "s",
+                    2.0 / heave.max(tilt),
+                    sim.time_step(),
+                ),
+            ]
+        }
+        "sphere-on-penalty-floor" => {
+            let (m, k) = (p("m"), p("k"));
+            let gap = sample.contacts.first().map_or(f64::NAN, |c| c.gap);
+            vec![line("overlap d = −mg/k", "m", -m * 9.81 / k, gap)]
+        }
+        "box-slide-3d" => {
+            let (mu, v0) = (p("mu"), p("v0"));
+            let stopped = sample.bodies[0].v.iter().all(|x| x.abs() < 1e-9);
+            let x = sample.bodies[0].q[0];
+            vec![
+                line(
+                    "stops after v₀²/(2μg)",
+                    "m",
+                    v0 * v0 / (2.0 * mu * 9.81),
+                    if stopped { x } else { f64::NAN },
+                ),
+                line(
+                    "deceleration μg while sliding",
+                    "m/s²",
+                    mu * 9.81,
+                    if stopped {
+                        f64::NAN
+                    } else {
+                        -sim.acceleration()[0]
+                    },
+                ),
+            ]
+        }
         "sphere-slide" => {
             let (r, mu, v0, w0) = (p("R"), p("mu"), p("v0"), p("omega0"));
             let slip0 = v0 - r * w0;

@@ -125,3 +125,32 @@ fn a_sliding_box_stops_after_v0_squared_over_2_mu_g() {
         assert!(v < 1e-9, "{stepper}: still moving at {v} m/s");
     }
 }
+
+#[test]
+fn the_theory_panel_agrees_for_the_presets_in_space() {
+    let check = |name: &str, seconds: f64, tolerance: f64| {
+        let mut sim = preset(name, &[]);
+        for _ in 0..sim.steps_for(seconds) {
+            sim.step().unwrap();
+        }
+        let lines = contactlab::theory::theory(&sim);
+        assert!(!lines.is_empty(), "{name}: no theory lines");
+        for l in lines
+            .iter()
+            .filter(|l| l.simulated.is_finite() && !l.label.contains("limit"))
+        {
+            assert!(
+                (l.predicted - l.simulated).abs() <= tolerance * l.predicted.abs().max(1e-12),
+                "{name}: {} predicted {} simulated {}",
+                l.label,
+                l.predicted,
+                l.simulated
+            );
+        }
+    };
+    check("block-pull-3d", 0.01, 1e-12);
+    check("table-modes", 0.0, 1e-9);
+    check("sphere-on-penalty-floor", 1.0, 1e-6);
+    // The box stops after 0.6797 m: within one step's travel, v₀h = 2 mm.
+    check("box-slide-3d", 1.0, 2e-3 / 0.6797);
+}

@@ -292,3 +292,16 @@ fn layout_describes_every_array_the_api_returns() {
     let planar = Simulation::preset(js("block-pull"), JsValue::UNDEFINED).unwrap();
     assert_eq!(planar.body_poses().len(), 2 * field(&["planar", "positions"]).len());
 }
+
+#[wasm_bindgen_test]
+fn seed_001_in_space_through_wasm() {
+    for (u, normal, accel, state) in [(5.0, 14.62, 0.0, 2.0), (19.62, 0.0, 0.0, 1.0), (25.0, 0.0, 2.69, 0.0)] {
+        let mut sim = Simulation::preset(js("block-pull-3d"), params(&[("u", u)])).unwrap();
+        assert!(sim.spatial());
+        sim.step(js(1)).unwrap();
+        let c = sim.contact_data();
+        assert!((c[2] - normal).abs() < 1e-12, "u = {u}: N = {}", c[2]);
+        assert!((sim.acceleration()[2] - accel).abs() < 1e-12, "u = {u}: d̈");
+        assert_eq!(c[5], state, "u = {u}: state");
+    }
+}
