@@ -68,15 +68,20 @@ pub fn run_json(quick: bool) -> String {
     format!("{}\n", serde_json::Value::Object(map))
 }
 
-/// `count` spheres sliding on a plane in a grid (one sphere–plane contact each).
+/// `count` spheres sliding on a plane in a grid (one sphere–plane contact each), or
+/// hovering `lift` m above it (no contact).
 fn sphere_grid(count: usize, stepper: &str) -> Simulation {
+    sphere_grid_at(count, stepper, 0.0)
+}
+
+fn sphere_grid_at(count: usize, stepper: &str, lift: f64) -> Simulation {
     let mut bodies =
         vec![serde_json::json!({"name": "plane", "fixed": true, "shape": {"type": "plane"}})];
     let side = (count as f64).sqrt().ceil() as usize;
     for i in 0..count {
         let (x, y) = ((i % side) as f64 * 0.5, (i / side) as f64 * 0.5);
         bodies.push(serde_json::json!({
-            "name": format!("s{i}"), "mass": 1.0, "position": [x, y, 0.1],
+            "name": format!("s{i}"), "mass": 1.0, "position": [x, y, 0.1 + lift],
             "velocity": [1.0 + 0.01 * i as f64, 0.5, 0.0], "angular_velocity": [0.0, 0.0, 5.0],
             "shape": {"type": "sphere", "radius": 0.1}
         }));
@@ -149,6 +154,44 @@ pub fn run(quick: bool) -> String {
             cost[1] * 1e6,
             cost[0] / cost[1]
         ));
+    }
+    out.push_str(&scaling(budget, if quick { 1000 } else { 10_000 }));
+    out
+}
+
+/// One step's cost against the number of bodies: N spheres each in its own contact (sliding
+/// on the plane, every stepper), and N spheres in the air (no contact: the broad phase alone).
+fn scaling(budget: Duration, largest: usize) -> String {
+    let mut out = String::from(
+        "\n## Cost against the number of bodies (each sphere in its own contact)\n\n| spheres | stepper | µs/step | µs per sphere |\n|---|---|---|---|\n",
+    );
+    let mut count = 10;
+    while count <= largest {
+        for (stepper, lift) in [
+            ("nsga", 0.0),
+            ("moreau-jean", 0.0),
+            ("acceleration", 0.0),
+            ("penalty-explicit", 0.0),
+            ("nsga", 1.0),
+        ] {
+            let mut sim = sphere_grid_at(count, stepper, lift);
+            let per_step = time_per_call(budget, || {
+                if sim.step().is_err() || sim.time() > 0.2 {
+                    let _ = sim.reset();
+                }
+            });
+            let label = if lift > 0.0 {
+                format!("{stepper} (in the air)")
+            } else {
+                stepper.to_string()
+            };
+            out.push_str(&format!(
+                "| {count} | {label} | {:.1} | {:.3} |\n",
+                per_step * 1e6,
+                per_step * 1e6 / count as f64
+            ));
+        }
+        count *= 10;
     }
     out
 }

@@ -67,11 +67,14 @@ pub mod limits {
     /// Largest spring stiffness or damping of a load, N/m or N·s/m.
     pub const SPRING: f64 = 1e12;
     /// Most bodies in a scene.
-    pub const BODIES: usize = 256;
+    pub const BODIES: usize = 10_000;
     /// Most contact points (feet) on one body.
     pub const CONTACT_POINTS: usize = 64;
     /// Most contacts detected at once within the margin; a step beyond it is refused.
-    pub const CONTACTS: usize = 1024;
+    pub const CONTACTS: usize = 100_000;
+    /// Most contacts in one island (contacts linked through shared moving bodies, solved
+    /// together with dense algebra in this version); a step beyond it is refused.
+    pub const ISLAND_CONTACTS: usize = 1024;
     /// Most loads in a scene.
     pub const LOADS: usize = 256;
     /// An initial overlap deeper than this fraction of the smaller body's smallest extent is
@@ -345,13 +348,10 @@ impl Scene {
                 "at least one body must move (fixed: false)",
             ));
         }
+        let mut names = std::collections::BTreeSet::new();
         for (i, b) in self.bodies.iter().enumerate() {
             let path = format!("bodies[{i}]");
-            check_name(
-                &path,
-                &b.name,
-                self.bodies[..i].iter().map(|o| o.name.as_str()),
-            )?;
+            check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
         self.validate_forces()
@@ -466,8 +466,8 @@ pub(crate) fn check_mass(path: &str, fixed: bool, mass: Option<f64>) -> Result<O
 /// A body name must be non-empty and differ from the names before it.
 pub(crate) fn check_name<'a>(
     path: &str,
-    name: &str,
-    mut earlier: impl Iterator<Item = &'a str>,
+    name: &'a str,
+    earlier: &mut std::collections::BTreeSet<&'a str>,
 ) -> Result<()> {
     if name.is_empty() {
         return Err(Error::field(format!("{path}.name"), "must not be empty"));
@@ -482,7 +482,7 @@ pub(crate) fn check_name<'a>(
             "must be at most 64 characters without , ; \" # / or control characters (names go into CSV columns, contact ids and share links)",
         ));
     }
-    if earlier.any(|o| o == name) {
+    if !earlier.insert(name) {
         return Err(Error::field(
             format!("{path}.name"),
             format!("'{name}' is used by an earlier body; names must be unique"),

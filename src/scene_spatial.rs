@@ -207,13 +207,10 @@ impl Scene {
                 "at least one body must move (fixed: false)",
             ));
         }
+        let mut names = std::collections::BTreeSet::new();
         for (i, b) in self.spatial_bodies.iter().enumerate() {
             let path = format!("spatial_bodies[{i}]");
-            crate::scene::check_name(
-                &path,
-                &b.name,
-                self.spatial_bodies[..i].iter().map(|o| o.name.as_str()),
-            )?;
+            crate::scene::check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
         self.validate_forces()

@@ -4,7 +4,7 @@
 
 use nalgebra::DVector;
 
-use crate::contact::{Contact, ContactKey, contact_capacity, detect_contacts};
+use crate::contact::{Contact, ContactKey, contact_capacity, contact_census, detect_contacts};
 use crate::error::{Error, Result, check_each, check_range, fmt_number};
 use crate::geometry::Shape;
 use crate::integrators::acceleration::acceleration_lcp;
@@ -30,7 +30,7 @@ pub struct Simulation {
     last: StepReport,
     acceleration: DVector<f64>,
     digest: u64,
-    /// True when the scene could exceed [`limits::CONTACTS`] (then each step counts first).
+    /// True when the scene could exceed [`limits::ISLAND_CONTACTS`] (then each step counts first).
     count_contacts: bool,
     /// Steps taken since creation or the last reset.
     steps: u64,
@@ -133,8 +133,17 @@ fn check_initial_overlap(scene: &Scene, system: &crate::model::System) -> Result
         _ => None,
     };
     let mut overlaps: Vec<(usize, usize, f64)> = Vec::new();
-    for i in 0..system.bodies.len() {
-        for j in (i + 1)..system.bodies.len() {
+    let bounds: Vec<crate::geometry::broad_phase::Bounds> = system
+        .bodies
+        .iter()
+        .map(|b| crate::geometry::broad_phase::Bounds {
+            centre: b.position3(&system.q),
+            radius: b.shape.bounding_radius(),
+            fixed: b.is_fixed(),
+        })
+        .collect();
+    for (i, j) in crate::geometry::broad_phase::candidate_pairs(&bounds, 0.0) {
+        {
             if let (Some(ri), Some(rj)) = (round(i), round(j)) {
                 let d = (system.bodies[i].position3(&system.q)
                     - system.bodies[j].position3(&system.q))
@@ -190,7 +199,7 @@ impl Simulation {
         Ok(Self {
             acceleration,
             digest: DIGEST_SEED,
-            count_contacts: contact_capacity(&system) > limits::CONTACTS,
+            count_contacts: contact_capacity(&system) > limits::ISLAND_CONTACTS,
             steps: 0,
             unconverged: (0, 0.0),
             start: StartSettings {
@@ -282,12 +291,19 @@ impl Simulation {
             self.apply(change)?;
         }
         if self.count_contacts {
-            let n = detect_contacts(&self.system, &self.system.q, self.settings.margin).len();
+            let (n, island) = contact_census(&self.system, &self.system.q, self.settings.margin);
             if n > limits::CONTACTS {
                 return Err(Error::Solver(format!(
-                    "{n} contacts are within the contact margin ({} m); at most {} are solved at once in this version: lower contact_margin or use fewer bodies",
+                    "{n} contacts are within the contact margin ({} m); at most {} are allowed at once: lower contact_margin or use fewer bodies",
                     fmt_number(self.settings.margin),
                     limits::CONTACTS
+                )));
+            }
+            if island > limits::ISLAND_CONTACTS {
+                return Err(Error::Solver(format!(
+                    "{island} contacts within the contact margin ({} m) form one island; at most {} are solved together in this version: lower contact_margin or spread the bodies",
+                    fmt_number(self.settings.margin),
+                    limits::ISLAND_CONTACTS
                 )));
             }
         }
@@ -620,7 +636,7 @@ impl Simulation {
         let scene = preset.scene(&values)?;
         let (mut system, settings, kind) = scene.build()?;
         check_initial_overlap(&scene, &system)?;
-        self.count_contacts = contact_capacity(&system) > limits::CONTACTS;
+        self.count_contacts = contact_capacity(&system) > limits::ISLAND_CONTACTS;
         if system.q.len() == self.system.q.len() {
             system.q = self.system.q.clone();
             system.v = self.system.v.clone();

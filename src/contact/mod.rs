@@ -48,6 +48,7 @@ pub use material::ContactMaterial;
 use glam::DVec3;
 use nalgebra::DVector;
 
+use crate::geometry::broad_phase::{Bounds, candidate_pairs};
 use crate::geometry::{Collider, ContactGeometry, GapKinematics, Side, detect_pair};
 use crate::model::System;
 
@@ -173,27 +174,61 @@ pub fn tangent_frame(n: DVec3) -> [DVec3; 2] {
 /// An upper bound on the contacts the system can ever have at once: over every pair that
 /// can touch, the point features each body offers the other.
 pub fn contact_capacity(system: &System) -> usize {
-    let features: Vec<usize> = system
+    // Σ over pairs not both fixed of (fᵢ + fⱼ) = Σᵢ fᵢ · (the partners body i has): every
+    // other body for a moving one, the moving bodies for a fixed one.
+    let bodies = system.bodies.len();
+    let moving = system.bodies.iter().filter(|b| !b.is_fixed()).count();
+    system
         .bodies
         .iter()
-        .map(|b| b.shape.point_feature_count(b.contact_points.len()))
-        .collect();
-    let mut total = 0usize;
-    for i in 0..system.bodies.len() {
-        for j in (i + 1)..system.bodies.len() {
-            if system.bodies[i].is_fixed() && system.bodies[j].is_fixed() {
-                continue;
-            }
-            total = total.saturating_add(features[i] + features[j]);
-        }
-    }
-    total
+        .map(|b| {
+            let features = b.shape.point_feature_count(b.contact_points.len());
+            let partners = if b.is_fixed() { moving } else { bodies - 1 };
+            features.saturating_mul(partners)
+        })
+        .fold(0usize, usize::saturating_add)
 }
 
-/// All candidate contacts at positions `q` with gap ≤ `margin`, sorted by key.
-pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
-    let planar = !system.is_spatial();
-    let colliders: Vec<Collider> = system
+/// The number of contacts within `margin` at positions `q`, and the number in the largest
+/// island (contacts linked through shared moving bodies), from the geometry alone (no rows).
+pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize, usize) {
+    let colliders = colliders(system, q);
+    let n = system.bodies.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut touching: Vec<(usize, usize)> = Vec::new();
+    for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+        let found = detect_pair(&colliders[i], &colliders[j], margin).len();
+        if found == 0 {
+            continue;
+        }
+        touching.extend(std::iter::repeat_n((i, j), found));
+        if !system.bodies[i].is_fixed() && !system.bodies[j].is_fixed() {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut per_island = std::collections::BTreeMap::<usize, usize>::new();
+    for &(i, j) in &touching {
+        let moving = if system.bodies[i].is_fixed() { j } else { i };
+        *per_island.entry(root(&mut parent, moving)).or_default() += 1;
+    }
+    (
+        touching.len(),
+        per_island.values().copied().max().unwrap_or(0),
+    )
+}
+
+fn colliders<'a>(system: &'a System, q: &DVector<f64>) -> Vec<Collider<'a>> {
+    system
         .bodies
         .iter()
         .map(|b| Collider {
@@ -203,21 +238,34 @@ pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Co
             orientation: b.orientation(q),
             feet: &b.contact_points,
         })
-        .collect();
+        .collect()
+}
+
+fn bounds(system: &System, colliders: &[Collider]) -> Vec<Bounds> {
+    system
+        .bodies
+        .iter()
+        .zip(colliders)
+        .map(|(b, c)| Bounds {
+            centre: c.position,
+            radius: b.shape.bounding_radius(),
+            fixed: b.is_fixed(),
+        })
+        .collect()
+}
+
+/// All candidate contacts at positions `q` with gap ≤ `margin`, sorted by key.
+pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
+    let planar = !system.is_spatial();
+    let colliders = colliders(system, q);
     let mut out = Vec::new();
-    let n = system.bodies.len();
-    for i in 0..n {
-        for j in (i + 1)..n {
-            if system.bodies[i].is_fixed() && system.bodies[j].is_fixed() {
-                continue;
-            }
-            for (side, g) in detect_pair(&colliders[i], &colliders[j], margin) {
-                let (a, b) = match side {
-                    Side::First => (i, j),
-                    Side::Second => (j, i),
-                };
-                out.push(build_contact(system, (a, b), g, (i, j), planar));
-            }
+    for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+        for (side, g) in detect_pair(&colliders[i], &colliders[j], margin) {
+            let (a, b) = match side {
+                Side::First => (i, j),
+                Side::Second => (j, i),
+            };
+            out.push(build_contact(system, (a, b), g, (i, j), planar));
         }
     }
     out.sort_by_key(|c| c.key);

@@ -17,6 +17,7 @@
 
 pub mod box_box;
 pub mod box_plane;
+pub mod broad_phase;
 pub mod cuboid_cuboid;
 pub mod cuboid_plane;
 pub mod disk_disk;

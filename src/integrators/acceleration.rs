@@ -39,6 +39,7 @@ use super::{
 };
 use crate::contact::{Contact, ContactKey, Delassus, detect_contacts};
 use crate::error::{Error, Result};
+use crate::laws::assembly::islands;
 use crate::lcp::{self, Lcp, LcpSolverKind, LcpStatus, PgsOptions};
 use crate::model::System;
 
@@ -139,39 +140,49 @@ impl AccelerationStepper {
         if !approaching {
             return Ok(());
         }
-        let rows: Vec<_> = closed.iter().map(|c| c.normal_row.clone()).collect();
-        let delassus = Delassus::new(system.mass(), rows);
-        let pre: Vec<f64> = closed.iter().map(|c| c.gap_rate(&system.v)).collect();
-        let q = DVector::from_iterator(
-            pre.len(),
-            pre.iter().map(|&u| {
-                // A rebound slower than rest_velocity is not resolved: the impact is plastic.
-                let rebound = -restitution * u;
-                let e = if rebound > self.settings.rest_velocity {
-                    restitution
-                } else {
-                    0.0
-                };
-                u + e * u.min(0.0)
-            }),
-        );
-        let sol = self.solve(&Lcp::for_contacts(delassus.dense(), q, "impact")?);
-        check_solution(&sol, "impact")?;
-        report.record_solve(
-            StepSolver::of_lcp(self.settings.solver),
-            sol.iterations,
-            sol.relative_residual,
-            lcp_converged(sol.status),
-        );
-        for (i, c) in closed.iter().enumerate() {
-            let p = sol.z[i];
-            if p > 0.0 {
-                let mut dv = DVector::zeros(system.dofs());
-                delassus.inverse_mass_rows()[i].add_transpose_to(p, &mut dv);
-                system.v += dv;
-                let a = acc.entry(c.key).or_default();
-                a.impulse += p;
-                a.impact = true;
+        // Islands (contacts sharing no moving body) are independent impacts; only those with an
+        // approaching contact jump.
+        for group in islands(&closed) {
+            let members: Vec<&Contact> = group.iter().map(|&k| closed[k]).collect();
+            let approaching_here = members.iter().any(|c| {
+                let u = c.gap_rate(&system.v);
+                u < -self.settings.rest_velocity || (!self.active.contains(&c.key) && u < -1e-12)
+            });
+            if !approaching_here {
+                continue;
+            }
+            let rows: Vec<_> = members.iter().map(|c| c.normal_row.clone()).collect();
+            let delassus = Delassus::new(system.mass(), rows);
+            let pre: Vec<f64> = members.iter().map(|c| c.gap_rate(&system.v)).collect();
+            let q = DVector::from_iterator(
+                pre.len(),
+                pre.iter().map(|&u| {
+                    // A rebound slower than rest_velocity is not resolved: the impact is plastic.
+                    let rebound = -restitution * u;
+                    let e = if rebound > self.settings.rest_velocity {
+                        restitution
+                    } else {
+                        0.0
+                    };
+                    u + e * u.min(0.0)
+                }),
+            );
+            let sol = self.solve(&Lcp::for_contacts(delassus.dense(), q, "impact")?);
+            check_solution(&sol, "impact")?;
+            report.record_solve(
+                StepSolver::of_lcp(self.settings.solver),
+                sol.iterations,
+                sol.relative_residual,
+                lcp_converged(sol.status),
+            );
+            for (i, c) in members.iter().enumerate() {
+                let p = sol.z[i];
+                if p > 0.0 {
+                    delassus.inverse_mass_rows()[i].add_transpose_to(p, &mut system.v);
+                    let a = acc.entry(c.key).or_default();
+                    a.impulse += p;
+                    a.impact = true;
+                }
             }
         }
         // After the jump: contacts that now rest are active, those that rebound are not.
@@ -202,23 +213,28 @@ impl AccelerationStepper {
         if active.is_empty() {
             return Ok((free, vec![]));
         }
-        let (lcp, delassus) = acceleration_lcp(system, &active, &free, self.settings.baumgarte)?;
-        let sol = self.solve(&lcp);
-        check_solution(&sol, "acceleration")?;
-        report.record_solve(
-            StepSolver::of_lcp(self.settings.solver),
-            sol.iterations,
-            sol.relative_residual,
-            lcp_converged(sol.status),
-        );
-        let mut a = free;
+        // Islands (contacts sharing no moving body) are independent LCPs.
+        let mut a = free.clone();
         let mut forces = Vec::with_capacity(active.len());
-        for (i, c) in active.iter().enumerate() {
-            let n = sol.z[i];
-            delassus.inverse_mass_rows()[i].add_transpose_to(n, &mut a);
-            forces.push((c.key, n));
-            if n <= FORCE_TOLERANCE && sol.w[i] > 1e-12 * (1.0 + lcp.q.amax()) {
-                self.active.remove(&c.key); // lift-off: unloaded and accelerating apart
+        for group in islands(&active) {
+            let members: Vec<&Contact> = group.iter().map(|&k| active[k]).collect();
+            let (lcp, delassus) =
+                acceleration_lcp(system, &members, &free, self.settings.baumgarte)?;
+            let sol = self.solve(&lcp);
+            check_solution(&sol, "acceleration")?;
+            report.record_solve(
+                StepSolver::of_lcp(self.settings.solver),
+                sol.iterations,
+                sol.relative_residual,
+                lcp_converged(sol.status),
+            );
+            for (i, c) in members.iter().enumerate() {
+                let n = sol.z[i];
+                delassus.inverse_mass_rows()[i].add_transpose_to(n, &mut a);
+                forces.push((c.key, n));
+                if n <= FORCE_TOLERANCE && sol.w[i] > 1e-12 * (1.0 + lcp.q.amax()) {
+                    self.active.remove(&c.key); // lift-off: unloaded and accelerating apart
+                }
             }
         }
         Ok((a, forces))

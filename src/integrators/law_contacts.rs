@@ -137,7 +137,7 @@ pub(crate) fn solve_impulses<'a>(
             solution.residual,
             solution.converged,
         );
-        dv += problem.velocity_change(&solution.lambda, system.dofs());
+        problem.add_velocity_change(&solution.lambda, &mut dv);
         solved.push(SolvedImpulses {
             contacts: members,
             problem,
@@ -156,6 +156,17 @@ pub(crate) fn report_contacts(
     h: f64,
     impact_velocity: f64,
 ) -> Vec<ContactReport> {
+    // Where each solved contact sits: (island, index in it), found in O(log n).
+    let place: std::collections::BTreeMap<crate::contact::ContactKey, (usize, usize)> = solved
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            s.contacts
+                .iter()
+                .enumerate()
+                .map(move |(k, c)| (c.key, (i, k)))
+        })
+        .collect();
     contacts
         .iter()
         .map(|c| {
@@ -171,14 +182,10 @@ pub(crate) fn report_contacts(
                 direction: c.normal.to_array(),
                 laws: None,
             };
-            let Some((s, k)) = solved.iter().find_map(|s| {
-                s.contacts
-                    .iter()
-                    .position(|x| x.key == c.key)
-                    .map(|k| (s, k))
-            }) else {
+            let Some(&(island, k)) = place.get(&c.key) else {
                 return out;
             };
+            let s = &solved[island];
             let b = &s.problem.blocks[k];
             let p = s.solution.lambda[b.offset];
             let laws = law_report(b, &s.solution, s.solution.cases[k], h);

@@ -282,7 +282,7 @@ impl Stepper for NsgaStepper {
                         position_active.insert(c.key);
                     }
                 }
-                correction += problem.velocity_change(&solution.lambda, system.dofs());
+                problem.add_velocity_change(&solution.lambda, &mut correction);
             }
             q_next = system.displace(&q_next, &correction);
         }

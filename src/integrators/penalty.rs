@@ -124,6 +124,10 @@ fn implicit_force(contact: &Contact, v: &DVector<f64>, k: f64, c: f64, h: f64) -
 }
 
 impl PenaltyStepper {
+    /// The implicit step's velocities: Newton over the loaded set, each iteration solving the
+    /// linear system on the generalized velocities that loaded contacts touch (the other
+    /// bodies move freely: v = M⁻¹(M v + h f)), so the cost follows the contacts, not the
+    /// size of the system.
     fn implicit_velocity(
         system: &System,
         contacts: &[Contact],
@@ -132,8 +136,8 @@ impl PenaltyStepper {
         h: f64,
     ) -> Result<(DVector<f64>, usize, bool)> {
         let (k, c) = (settings.material.stiffness, settings.material.damping);
-        let mass = system.mass().to_dense();
         let momentum = system.mass().apply(&system.v) + f * h;
+        let free = system.mass().apply_inverse(&momentum);
         let mut v = system.v.clone();
         let loaded = |v: &DVector<f64>| -> Vec<bool> {
             contacts
@@ -143,18 +147,41 @@ impl PenaltyStepper {
         };
         let mut set = loaded(&v);
         for iteration in 1..=50 {
-            let mut a: DMatrix<f64> = mass.clone();
-            let mut rhs = momentum.clone();
-            for (ct, _) in contacts.iter().zip(&set).filter(|(_, on)| **on) {
-                let mut j = DVector::zeros(system.dofs());
-                ct.normal_row.add_transpose_to(1.0, &mut j);
-                a += (&j * j.transpose()) * (h * (k * h + c));
-                rhs -= &j * (h * k * ct.gap);
+            let on: Vec<&Contact> = contacts
+                .iter()
+                .zip(&set)
+                .filter(|(_, on)| **on)
+                .map(|(ct, _)| ct)
+                .collect();
+            let dofs: Vec<usize> = on
+                .iter()
+                .flat_map(|ct| ct.normal_row.entries.iter().map(|&(j, _)| j))
+                .collect::<std::collections::BTreeSet<usize>>()
+                .into_iter()
+                .collect();
+            v = free.clone();
+            if !dofs.is_empty() {
+                let local = |j: usize| dofs.binary_search(&j).unwrap_or(0);
+                let mut a: DMatrix<f64> = system.mass().dense_block(&dofs);
+                let mut rhs = DVector::from_fn(dofs.len(), |i, _| momentum[dofs[i]]);
+                for ct in &on {
+                    let mut j = DVector::zeros(dofs.len());
+                    for &(index, x) in &ct.normal_row.entries {
+                        j[local(index)] += x;
+                    }
+                    a += (&j * j.transpose()) * (h * (k * h + c));
+                    rhs -= &j * (h * k * ct.gap);
+                }
+                let solved = a
+                    .cholesky()
+                    .ok_or_else(|| {
+                        Error::Solver("penalty-implicit: singular iteration matrix".into())
+                    })?
+                    .solve(&rhs);
+                for (i, &d) in dofs.iter().enumerate() {
+                    v[d] = solved[i];
+                }
             }
-            v = a
-                .cholesky()
-                .ok_or_else(|| Error::Solver("penalty-implicit: singular iteration matrix".into()))?
-                .solve(&rhs);
             let next = loaded(&v);
             if next == set {
                 return Ok((v, iteration, true));

@@ -26,13 +26,12 @@ pub struct Assembled {
 }
 
 impl Assembled {
-    /// The generalized impulse M⁻¹ Gᵀ λ.
-    pub fn velocity_change(&self, lambda: &DVector<f64>, dofs: usize) -> DVector<f64> {
-        let mut dv = DVector::zeros(dofs);
+    /// Adds the velocity change M⁻¹ Gᵀ λ to `dv` (touching only this problem's bodies, so
+    /// many small islands cost in proportion to their size).
+    pub fn add_velocity_change(&self, lambda: &DVector<f64>, dv: &mut DVector<f64>) {
         for (k, row) in self.delassus.inverse_mass_rows().iter().enumerate() {
-            row.add_transpose_to(lambda[k], &mut dv);
+            row.add_transpose_to(lambda[k], dv);
         }
-        dv
     }
 
     /// G x for a generalized vector x (the relative quantities in stacked order).

@@ -62,18 +62,28 @@ impl BlockDiagonalMass {
         out
     }
 
-    /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row`.
+    /// The block holding generalized-velocity index `j` (blocks are in offset order).
+    fn block_of(&self, j: usize) -> Option<usize> {
+        let k = self
+            .blocks
+            .partition_point(|b| b.offset <= j)
+            .checked_sub(1)?;
+        (j < self.blocks[k].offset + self.blocks[k].m.nrows()).then_some(k)
+    }
+
+    /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number
+    /// of bodies in the system).
     pub fn inverse_times_row(&self, row: &JacobianRow) -> JacobianRow {
         let mut entries: Vec<(usize, f64)> = Vec::with_capacity(row.entries.len());
-        for b in &self.blocks {
+        let mut touched: Vec<usize> = row
+            .entries
+            .iter()
+            .filter_map(|&(j, _)| self.block_of(j))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        for b in touched.iter().map(|&k| &self.blocks[k]) {
             let n = b.m.nrows();
-            let touches = row
-                .entries
-                .iter()
-                .any(|&(j, _)| j >= b.offset && j < b.offset + n);
-            if !touches {
-                continue;
-            }
             let mut x = DVector::zeros(n);
             for &(j, a) in &row.entries {
                 if j >= b.offset && j < b.offset + n {
@@ -88,6 +98,28 @@ impl BlockDiagonalMass {
             }
         }
         JacobianRow { entries }
+    }
+
+    /// The submatrix M[dofs, dofs] for sorted generalized-velocity indices `dofs` (those of a
+    /// few bodies: O(len²), independent of the system's size).
+    pub fn dense_block(&self, dofs: &[usize]) -> DMatrix<f64> {
+        let n = dofs.len();
+        let mut out = DMatrix::zeros(n, n);
+        for b in &self.blocks {
+            let size = b.m.nrows();
+            let inside: Vec<(usize, usize)> = dofs
+                .iter()
+                .enumerate()
+                .filter(|&(_, &d)| d >= b.offset && d < b.offset + size)
+                .map(|(k, &d)| (k, d - b.offset))
+                .collect();
+            for &(i, bi) in &inside {
+                for &(j, bj) in &inside {
+                    out[(i, j)] = b.m[(bi, bj)];
+                }
+            }
+        }
+        out
     }
 
     /// The dense matrix M (for small systems and tests).
