@@ -11,7 +11,7 @@ use crate::integrators::{
 };
 use crate::laws::NewtonOptions;
 use crate::lcp::{LcpSolverKind, PgsOptions};
-use crate::model::{AppliedForce, Body, BodyKind, Pose, System};
+use crate::model::{AppliedForce, Body, BodyKind, FixedBody, PlanarRigid, Pose, System};
 pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
 
@@ -572,15 +572,15 @@ impl BodySpec {
     fn to_body(&self) -> Body {
         let pose = Pose::new(DVec2::from(self.position), self.angle);
         let kind = if self.fixed {
-            BodyKind::Fixed { pose }
+            BodyKind::Fixed(FixedBody::planar(pose))
         } else {
-            BodyKind::Planar {
+            BodyKind::Planar(PlanarRigid {
                 mass: self.mass.unwrap_or(1.0),
                 inertia: self.inertia_or_default(),
                 pose,
                 velocity: DVec2::from(self.velocity),
                 angular_velocity: self.angular_velocity,
-            }
+            })
         };
         Body {
             name: self.name.clone(),

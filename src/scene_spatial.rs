@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, check_each, check_range};
 use crate::geometry::Shape;
-use crate::model::{Body, BodyKind};
+use crate::model::{Body, BodyKind, FixedBody, SpatialRigid};
 use crate::scene::Scene;
 use crate::scene::limits;
 
@@ -154,10 +154,7 @@ impl SpatialBodySpec {
         };
         let position = DVec3::from(self.position);
         let kind = if self.fixed {
-            BodyKind::FixedSpatial {
-                position,
-                orientation: self.orientation(),
-            }
+            BodyKind::Fixed(FixedBody::spatial(position, self.orientation()))
         } else {
             let mass = self.mass.unwrap_or(1.0);
             let default = match self.shape {
@@ -168,14 +165,14 @@ impl SpatialBodySpec {
                 }
                 SpatialShapeSpec::Plane => DVec3::ONE,
             };
-            BodyKind::Spatial {
+            BodyKind::Spatial(SpatialRigid {
                 mass,
                 inertia: self.inertia.map(DVec3::from).unwrap_or(default),
                 position,
                 orientation: self.orientation(),
                 velocity: DVec3::from(self.velocity),
                 angular_velocity: DVec3::from(self.angular_velocity),
-            }
+            })
         };
         Body {
             name: self.name.clone(),

@@ -445,11 +445,7 @@ impl Simulation {
                 BodyInfo {
                     name: b.name.clone(),
                     fixed: b.is_fixed(),
-                    mass: match b.kind {
-                        crate::model::BodyKind::Planar { mass, .. }
-                        | crate::model::BodyKind::Spatial { mass, .. } => mass,
-                        _ => 0.0,
-                    },
+                    mass: b.mass(),
                     shape,
                     width,
                     height,

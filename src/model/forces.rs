@@ -3,7 +3,7 @@
 use glam::DVec3;
 use nalgebra::DVector;
 
-use super::{BodyKind, System};
+use super::System;
 
 /// How an applied load depends on time.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,20 +77,11 @@ impl AppliedForce {
     ) {
         let body = &system.bodies[self.body];
         let (force, torque) = self.value(t, body.position3(q), body.twist3(v).0);
-        let o = body.v_offset;
-        match body.kind {
-            BodyKind::Planar { .. } => {
-                f[o] += force.x;
-                f[o + 1] += force.y;
-                f[o + 2] += torque.z;
-            }
-            BodyKind::Spatial { .. } => {
-                for k in 0..3 {
-                    f[o + k] += force[k];
-                    f[o + 3 + k] += torque[k];
-                }
-            }
-            _ => {}
+        // A force through the origin and a torque: the body's point Jacobian transposed.
+        let mut entries = Vec::with_capacity(6);
+        body.model().jacobian(force, torque, &mut entries);
+        for (k, x) in entries {
+            f[body.v_offset + k] += x;
         }
     }
 }

@@ -4,20 +4,28 @@
 //! velocities v (one block per body, fixed bodies have none), the block-diagonal mass matrix
 //! ([`mass::BlockDiagonalMass`]), the generalized force vector f(q, v, t) ([`forces`]) and a
 //! position update q ← q ⊕ h v that each body kind defines for itself. A new body kind
-//! (a spatial rigid body with a quaternion, a flexible element) adds a [`BodyKind`] variant and
-//! its blocks; the solvers do not change. Spatial bodies (x, y, z and a unit quaternion, with
+//! (a flexible element next) is one file implementing [`BodyModel`] and a [`BodyKind`]
+//! variant; the solvers do not change. Spatial bodies (x, y, z and a unit quaternion, with
 //! velocities (v, ω) in world axes) are such a kind: their q block has seven entries and their
 //! v block six, and the position update uses the exponential map on the quaternion.
 
 pub mod body;
+pub mod fixed;
 pub mod forces;
+pub mod kind;
 pub mod mass;
+pub mod planar;
+pub mod spatial;
 
 pub use body::{Body, BodyKind, Pose};
+pub use fixed::FixedBody;
 pub use forces::{AppliedForce, ForceLaw};
+pub use kind::BodyModel;
 pub use mass::BlockDiagonalMass;
+pub use planar::PlanarRigid;
+pub use spatial::SpatialRigid;
 
-use glam::{DQuat, DVec2, DVec3};
+use glam::{DVec2, DVec3};
 use nalgebra::DVector;
 
 /// The bodies, the applied loads and the generalized state of the whole system.
@@ -120,22 +128,13 @@ impl System {
     pub fn generalized_forces(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> DVector<f64> {
         let mut f = DVector::zeros(self.dofs());
         for body in &self.bodies {
-            let o = body.v_offset;
-            match body.kind {
-                BodyKind::Planar { mass, .. } => {
-                    f[o] += mass * self.gravity.x;
-                    f[o + 1] += mass * self.gravity.y;
-                }
-                BodyKind::Spatial { mass, .. } => {
-                    let (_, w) = body.twist3(v);
-                    let gyro = -w.cross(body.world_inertia(q) * w);
-                    for k in 0..3 {
-                        f[o + k] += mass * self.gravity[k];
-                        f[o + 3 + k] += gyro[k];
-                    }
-                }
-                _ => {}
-            }
+            let (o, n) = (body.v_offset, body.dofs());
+            body.model().add_forces(
+                body.q_of(q),
+                body.v_of(v),
+                self.gravity,
+                &mut f.as_mut_slice()[o..o + n],
+            );
         }
         for load in self.forces.iter().chain(&self.pushes) {
             load.add_to(self, q, v, t, &mut f);
@@ -157,26 +156,12 @@ impl System {
         let mut out = q.clone();
         for body in &self.bodies {
             let (qo, vo) = (body.q_offset, body.v_offset);
-            match body.kind {
-                BodyKind::Planar { .. } => {
-                    for k in 0..3 {
-                        out[qo + k] += delta[vo + k];
-                    }
-                }
-                BodyKind::Spatial { .. } => {
-                    for k in 0..3 {
-                        out[qo + k] += delta[vo + k];
-                    }
-                    let turn = DVec3::new(delta[vo + 3], delta[vo + 4], delta[vo + 5]);
-                    // normalize() only removes rounding; the exponential map is already unit.
-                    let r = (DQuat::from_scaled_axis(turn) * body.orientation(q)).normalize();
-                    out[qo + 3] = r.w;
-                    out[qo + 4] = r.x;
-                    out[qo + 5] = r.y;
-                    out[qo + 6] = r.z;
-                }
-                _ => {}
-            }
+            let (np, nv) = (body.positions(), body.dofs());
+            body.model().displace(
+                &q.as_slice()[qo..qo + np],
+                &delta.as_slice()[vo..vo + nv],
+                &mut out.as_mut_slice()[qo..qo + np],
+            );
         }
         out
     }

@@ -1,0 +1,56 @@
+//! What every body kind supplies to the solvers: coordinates, mass block, forces, how positions integrate, point Jacobians.
+//!
+//! The steppers see a body only through this trait (by way of [`super::Body`] and
+//! [`super::System`]), so a new kind — a flexible element with many nodes next — is one file
+//! implementing it, plus its drawing. Every method takes the body's own slices of the
+//! generalized positions q and velocities v.
+
+use glam::{DMat3, DQuat, DVec3};
+use nalgebra::DMatrix;
+
+use super::Pose;
+
+/// A kind of body: its generalized coordinates and how the mechanics reads them.
+pub trait BodyModel {
+    /// Number of generalized velocities (0 for a fixed body).
+    fn dofs(&self) -> usize;
+    /// Number of generalized positions (a quaternion has four entries for three rotations).
+    fn positions(&self) -> usize;
+    /// True for a body in space rather than in the plane.
+    fn is_spatial(&self) -> bool;
+    /// Mass, kg (0 for a fixed body).
+    fn mass(&self) -> f64;
+    /// The initial generalized positions.
+    fn initial_q(&self) -> Vec<f64>;
+    /// The initial generalized velocities.
+    fn initial_v(&self) -> Vec<f64>;
+    /// The body's (symmetric positive-definite) block of M at positions `q`, None when fixed.
+    fn mass_block(&self, q: &[f64]) -> Option<DMatrix<f64>>;
+    /// True when M does not depend on q (then it is assembled once).
+    fn is_isotropic(&self) -> bool {
+        true
+    }
+    /// Inertia tensor in world axes, kg·m² (zero where it does not apply).
+    fn world_inertia(&self, _q: &[f64]) -> DMat3 {
+        DMat3::ZERO
+    }
+    /// Position of the body origin (centre of mass), m; z = 0 in the plane.
+    fn position(&self, q: &[f64]) -> DVec3;
+    /// Orientation (a rotation about z in the plane).
+    fn orientation(&self, q: &[f64]) -> DQuat;
+    /// Pose in the plane (the projection of a spatial body).
+    fn pose(&self, q: &[f64]) -> Pose;
+    /// Velocity of the origin and angular velocity, in world axes.
+    fn twist(&self, v: &[f64]) -> (DVec3, DVec3);
+    /// The point Jacobian's transpose: the generalized entries (indices relative to the
+    /// body's velocities) of the world directions (`linear`, `angular`), whose product with v
+    /// is `linear`·v_origin + `angular`·ω. The same entries map a force and torque at the
+    /// origin to a generalized force.
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>);
+    /// Adds gravity and the body's own velocity-dependent forces (gyroscopic) to `f`.
+    fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]);
+    /// Writes q ⊕ Δ into `out` (vector addition, or the exponential map for a rotation).
+    fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]);
+    /// Names with units of the generalized positions and velocities (trace and CSV layout).
+    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]);
+}

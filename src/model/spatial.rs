@@ -1,0 +1,129 @@
+//! A rigid body in space: q = (x, y, z, q_w, q_x, q_y, q_z), v = (v, ω) with ω in world axes; rotations by the exponential map.
+
+use glam::{DMat3, DQuat, DVec2, DVec3};
+use nalgebra::DMatrix;
+
+use super::Pose;
+use super::kind::BodyModel;
+
+/// A spatial rigid body's generalized positions and velocities (ω in world axes): also the
+/// layout of the wasm `bodyPoses3()` and `bodyVelocities3()` arrays.
+pub const SPATIAL_COORDINATES: (&[&str], &[&str]) = (
+    &[
+        "x [m]", "y [m]", "z [m]", "qw [1]", "qx [1]", "qy [1]", "qz [1]",
+    ],
+    &[
+        "vx [m/s]",
+        "vy [m/s]",
+        "vz [m/s]",
+        "wx [rad/s]",
+        "wy [rad/s]",
+        "wz [rad/s]",
+    ],
+);
+
+/// A rigid body in space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpatialRigid {
+    /// Mass, kg (> 0).
+    pub mass: f64,
+    /// Principal moments of inertia about the centre (body axes), kg·m².
+    pub inertia: DVec3,
+    /// Initial position of the centre, m.
+    pub position: DVec3,
+    /// Initial orientation.
+    pub orientation: DQuat,
+    /// Initial velocity of the centre, m/s.
+    pub velocity: DVec3,
+    /// Initial angular velocity (world axes), rad/s.
+    pub angular_velocity: DVec3,
+}
+
+impl BodyModel for SpatialRigid {
+    fn dofs(&self) -> usize {
+        6
+    }
+    fn positions(&self) -> usize {
+        7
+    }
+    fn is_spatial(&self) -> bool {
+        true
+    }
+    fn mass(&self) -> f64 {
+        self.mass
+    }
+    fn initial_q(&self) -> Vec<f64> {
+        let (p, r) = (self.position, self.orientation);
+        vec![p.x, p.y, p.z, r.w, r.x, r.y, r.z]
+    }
+    fn initial_v(&self) -> Vec<f64> {
+        let (u, w) = (self.velocity, self.angular_velocity);
+        vec![u.x, u.y, u.z, w.x, w.y, w.z]
+    }
+    /// diag(m, m, m) and the world-axes inertia R diag(I) Rᵀ.
+    fn mass_block(&self, q: &[f64]) -> Option<DMatrix<f64>> {
+        let world = self.world_inertia(q);
+        let mut m = DMatrix::zeros(6, 6);
+        for i in 0..3 {
+            m[(i, i)] = self.mass;
+            for j in 0..3 {
+                m[(3 + i, 3 + j)] = world.col(j)[i];
+            }
+        }
+        Some(m)
+    }
+    fn is_isotropic(&self) -> bool {
+        let i = self.inertia;
+        i.x == i.y && i.y == i.z
+    }
+    fn world_inertia(&self, q: &[f64]) -> DMat3 {
+        let r = DMat3::from_quat(self.orientation(q));
+        r * DMat3::from_diagonal(self.inertia) * r.transpose()
+    }
+    fn position(&self, q: &[f64]) -> DVec3 {
+        DVec3::new(q[0], q[1], q[2])
+    }
+    fn orientation(&self, q: &[f64]) -> DQuat {
+        DQuat::from_xyzw(q[4], q[5], q[6], q[3])
+    }
+    fn pose(&self, q: &[f64]) -> Pose {
+        Pose::new(DVec2::new(q[0], q[1]), 0.0)
+    }
+    fn twist(&self, v: &[f64]) -> (DVec3, DVec3) {
+        (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
+    }
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+        for k in 0..3 {
+            out.push((k, linear[k]));
+        }
+        for k in 0..3 {
+            out.push((3 + k, angular[k]));
+        }
+    }
+    /// Gravity and the gyroscopic term −ω × (I ω).
+    fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]) {
+        let (_, w) = self.twist(v);
+        let gyro = -w.cross(self.world_inertia(q) * w);
+        for k in 0..3 {
+            f[k] += self.mass * gravity[k];
+            f[3 + k] += gyro[k];
+        }
+    }
+    /// The centre adds; the orientation turns by the exponential map, R ← exp(Δθ) R with Δθ
+    /// in world axes, so the quaternion stays unit to rounding (no renormalised Euler step).
+    fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]) {
+        for k in 0..3 {
+            out[k] = q[k] + delta[k];
+        }
+        let turn = DVec3::new(delta[3], delta[4], delta[5]);
+        // normalize() only removes rounding; the exponential map is already unit.
+        let r = (DQuat::from_scaled_axis(turn) * self.orientation(q)).normalize();
+        out[3] = r.w;
+        out[4] = r.x;
+        out[5] = r.y;
+        out[6] = r.z;
+    }
+    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        SPATIAL_COORDINATES
+    }
+}
