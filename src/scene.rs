@@ -66,8 +66,10 @@ pub mod limits {
     pub const LOAD: f64 = 1e9;
     /// Largest spring stiffness or damping of a load, N/m or N·s/m.
     pub const SPRING: f64 = 1e12;
-    /// Most bodies in a scene.
+    /// Most moving bodies in a scene.
     pub const BODIES: usize = 10_000;
+    /// Most fixed bodies (floors, walls, supports) in a scene.
+    pub const FIXED_BODIES: usize = 256;
     /// Most contact points (feet) on one body.
     pub const CONTACT_POINTS: usize = 64;
     /// Most contacts detected at once within the margin; a step beyond it is refused.
@@ -306,17 +308,21 @@ impl Scene {
             limits::GRAVITY,
         )?;
         check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
-        let bodies = self.bodies.len() + self.spatial_bodies.len();
-        if bodies > limits::BODIES {
+        let fixed = self.bodies.iter().filter(|b| b.fixed).count()
+            + self.spatial_bodies.iter().filter(|b| b.fixed).count();
+        let moving = self.bodies.len() + self.spatial_bodies.len() - fixed;
+        let list = if self.is_spatial() {
+            "spatial_bodies"
+        } else {
+            "bodies"
+        };
+        if moving > limits::BODIES || fixed > limits::FIXED_BODIES {
             return Err(Error::field(
-                if self.is_spatial() {
-                    "spatial_bodies"
-                } else {
-                    "bodies"
-                },
+                list,
                 format!(
-                    "has {bodies} bodies; at most {} are allowed in this version",
-                    limits::BODIES
+                    "has {moving} moving and {fixed} fixed bodies; at most {} moving and {} fixed are allowed in this version",
+                    limits::BODIES,
+                    limits::FIXED_BODIES
                 ),
             ));
         }
