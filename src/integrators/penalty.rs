@@ -46,7 +46,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::{CLOSED_GAP, ContactReport, ContactSettings, StepReport, Stepper, classify};
-use crate::contact::{Contact, detect_contacts};
+use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::{Error, Result};
 use crate::model::System;
 
@@ -256,13 +256,17 @@ impl Stepper for PenaltyStepper {
         system.v = v_next;
         system.t += h;
         let after = detect_contacts(system, &system.q, settings.margin);
+        let start_index: std::collections::BTreeMap<ContactKey, usize> = contacts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key, i))
+            .collect();
         report.contacts = after
             .iter()
             .map(|ct| {
-                let (n, friction) = contacts
-                    .iter()
-                    .position(|x| x.key == ct.key)
-                    .map(|i| (forces[i], reported_friction(&frictions[i])))
+                let (n, friction) = start_index
+                    .get(&ct.key)
+                    .map(|&i| (forces[i], reported_friction(&frictions[i])))
                     .unwrap_or((0.0, 0.0));
                 let state = classify(false, n, ct.gap <= CLOSED_GAP);
                 ContactReport::new(ct, &system.v, (n, n * h, friction), state)
