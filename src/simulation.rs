@@ -4,11 +4,13 @@
 
 use nalgebra::DVector;
 
-use crate::contact::{Contact, ContactKey, contact_capacity, contact_census, detect_contacts};
+use crate::contact::{
+    Contact, ContactKey, census_of, contact_capacity, contact_census, detect_contacts,
+};
 use crate::error::{Error, Result, check_each, check_range, fmt_number};
 use crate::geometry::Shape;
 use crate::integrators::acceleration::acceleration_lcp;
-use crate::integrators::{ContactSettings, StepReport, Stepper, StepperKind};
+use crate::integrators::{ContactSettings, StepReport, Stepped, Stepper, StepperKind};
 use crate::lcp::Lcp;
 use crate::model::{AppliedForce, ForceLaw, System};
 use crate::modes::{self, ModalAnalysis};
@@ -39,6 +41,29 @@ pub struct Simulation {
     /// The settings the run started from, and the changes made since.
     start: StartSettings,
     timeline: Timeline,
+    /// The contacts at the current positions, detected by the last step (the pipeline's
+    /// hand-over to the next step and to queries); dropped whenever the system is rebuilt.
+    detected: Option<Detected>,
+}
+
+/// Contacts detected at positions `q` within `margin`.
+struct Detected {
+    q: DVector<f64>,
+    margin: f64,
+    contacts: Vec<Contact>,
+}
+
+impl Detected {
+    /// True when these contacts were detected at exactly this state (bit for bit).
+    fn holds_for(&self, system: &System, margin: f64) -> bool {
+        self.margin.to_bits() == margin.to_bits()
+            && self.q.len() == system.q.len()
+            && self
+                .q
+                .iter()
+                .zip(system.q.iter())
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
 }
 
 /// The settings a run starts from (with its scene): what a share link carries besides the
@@ -209,6 +234,7 @@ impl Simulation {
                 solver: solver_text(&scene.stepper),
             },
             timeline: Timeline::default(),
+            detected: None,
             stepper: kind.build(),
             scene,
             preset: None,
@@ -290,8 +316,17 @@ impl Simulation {
         while let Some(change) = self.timeline.due(self.steps) {
             self.apply(change)?;
         }
+        // Stage 1, detect: the contacts the last step found at these positions, or afresh.
+        let cached = self
+            .detected
+            .take()
+            .filter(|d| d.holds_for(&self.system, self.settings.margin))
+            .map(|d| d.contacts);
         if self.count_contacts {
-            let (n, island) = contact_census(&self.system, &self.system.q, self.settings.margin);
+            let (n, island) = match &cached {
+                Some(contacts) => census_of(&self.system, contacts),
+                None => contact_census(&self.system, &self.system.q, self.settings.margin),
+            };
             if n > limits::CONTACTS {
                 return Err(Error::Solver(format!(
                     "{n} contacts are within the contact margin ({} m); at most {} are allowed at once: lower contact_margin or use fewer bodies",
@@ -307,17 +342,29 @@ impl Simulation {
                 )));
             }
         }
+        let start = cached
+            .unwrap_or_else(|| detect_contacts(&self.system, &self.system.q, self.settings.margin));
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
         // M(q) of bodies with unequal principal inertias turns with them.
         self.system.refresh_mass();
-        let report = self
+        // Stages 2–5 (islands, assemble, solve, integrate) are the stepper's; it reports the
+        // contacts at the positions it ended on.
+        let Stepped {
+            report,
+            end_contacts,
+        } = self
             .stepper
-            .step(&mut self.system, &self.settings, self.dt)?;
+            .step(&mut self.system, start, &self.settings, self.dt)?;
         if let Err(e) = check_outcome(&self.system, &report) {
             (self.system.q, self.system.v, self.system.t) = before;
             self.stepper.reset();
             return Err(e);
         }
+        self.detected = Some(Detected {
+            q: self.system.q.clone(),
+            margin: self.settings.margin,
+            contacts: end_contacts,
+        });
         self.acceleration = (&self.system.v - &before.1) / self.dt;
         self.digest = fold_digest(self.digest, &[self.system.t]);
         self.digest = fold_digest(self.digest, self.system.q.as_slice());
@@ -533,10 +580,18 @@ impl Simulation {
 
     /// Mechanical energy T + V_gravity + V_contact, J.
     pub fn energy(&self) -> f64 {
-        let contacts = detect_contacts(&self.system, &self.system.q, self.settings.margin);
+        let contact_energy = match &self.detected {
+            Some(d) if d.holds_for(&self.system, self.settings.margin) => {
+                self.stepper.contact_energy(&d.contacts, &self.settings)
+            }
+            _ => self.stepper.contact_energy(
+                &detect_contacts(&self.system, &self.system.q, self.settings.margin),
+                &self.settings,
+            ),
+        };
         self.system.kinetic_energy(&self.system.v)
             + self.system.potential_energy(&self.system.q)
-            + self.stepper.contact_energy(&contacts, &self.settings)
+            + contact_energy
     }
 
     /// The acceleration-level contact LCP (W, b) over the contacts that are closed now
@@ -607,6 +662,7 @@ impl Simulation {
     /// Restarts from the scene's initial state.
     pub fn reset(&mut self) -> Result<()> {
         let (system, settings, _) = self.scene.build()?;
+        self.detected = None;
         self.acceleration = DVector::zeros(system.dofs());
         self.digest = DIGEST_SEED;
         self.system = system;
@@ -657,6 +713,7 @@ impl Simulation {
         self.scene = scene;
         self.system = system;
         self.settings = settings;
+        self.detected = None;
         self.stepper = self.kind.build();
         self.preset = Some((preset, next));
         self.note(Change::Parameter(name.to_string(), value));

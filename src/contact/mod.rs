@@ -193,8 +193,27 @@ pub fn contact_capacity(system: &System) -> usize {
 /// island (contacts linked through shared moving bodies), from the geometry alone (no rows).
 pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize, usize) {
     let colliders = colliders(system, q);
-    let n = system.bodies.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+    let mut touching: Vec<(usize, usize)> = Vec::new();
+    for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+        let found = detect_pair(&colliders[i], &colliders[j], margin).len();
+        touching.extend(std::iter::repeat_n((i, j), found));
+    }
+    island_census(system, &touching)
+}
+
+/// The same census over contacts already detected.
+pub fn census_of(system: &System, contacts: &[Contact]) -> (usize, usize) {
+    let touching: Vec<(usize, usize)> = contacts
+        .iter()
+        .map(|c| (c.key.first, c.key.second))
+        .collect();
+    island_census(system, &touching)
+}
+
+/// (number of contacts, contacts in the largest island) for one (body, body) pair per
+/// contact, islands joined through moving bodies by union–find.
+fn island_census(system: &System, touching: &[(usize, usize)]) -> (usize, usize) {
+    let mut parent: Vec<usize> = (0..system.bodies.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -202,13 +221,7 @@ pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize,
         }
         i
     }
-    let mut touching: Vec<(usize, usize)> = Vec::new();
-    for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
-        let found = detect_pair(&colliders[i], &colliders[j], margin).len();
-        if found == 0 {
-            continue;
-        }
-        touching.extend(std::iter::repeat_n((i, j), found));
+    for &(i, j) in touching {
         if !system.bodies[i].is_fixed() && !system.bodies[j].is_fixed() {
             let (a, b) = (root(&mut parent, i), root(&mut parent, j));
             if a != b {
@@ -217,7 +230,7 @@ pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize,
         }
     }
     let mut per_island = std::collections::BTreeMap::<usize, usize>::new();
-    for &(i, j) in &touching {
+    for &(i, j) in touching {
         let moving = if system.bodies[i].is_fixed() { j } else { i };
         *per_island.entry(root(&mut parent, moving)).or_default() += 1;
     }

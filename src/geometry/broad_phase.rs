@@ -18,7 +18,7 @@
 //! (A sort and sweep along one axis, which this replaced, is O(N·k) with k the bodies that
 //! share a slab of that axis: √N for a square grid of spheres, 100 at N = 10⁴.)
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use glam::DVec3;
 
@@ -82,7 +82,8 @@ pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
         let c = bodies[i].centre / side;
         [c.x.floor() as i64, c.y.floor() as i64, c.z.floor() as i64]
     };
-    let mut cells: HashMap<[i64; 3], Vec<usize>> = HashMap::with_capacity(ordinary.len());
+    let mut cells: FxHashMap<[i64; 3], Vec<usize>> =
+        FxHashMap::with_capacity_and_hasher(ordinary.len(), Default::default());
     for &i in &ordinary {
         let [x, y, z] = cell_of(i);
         for dx in -1..=1 {

@@ -34,8 +34,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use nalgebra::DVector;
 
 use super::{
-    ContactReport, ContactSettings, FORCE_TOLERANCE, StepReport, StepSolver, Stepper, classify,
-    lcp_converged,
+    ContactReport, ContactSettings, FORCE_TOLERANCE, StepReport, StepSolver, Stepped, Stepper,
+    classify, lcp_converged,
 };
 use crate::contact::{Contact, ContactKey, Delassus, detect_contacts};
 use crate::error::{Error, Result};
@@ -240,7 +240,8 @@ impl AccelerationStepper {
         Ok((a, forces))
     }
 
-    /// Earliest time in (0, s] at which an inactive contact's gap becomes negative, if any.
+    /// Earliest time in (0, s] at which an inactive contact's gap becomes negative, if any;
+    /// when none, the contacts at the end of the interval, which the search had to detect.
     fn locate_event(
         &self,
         system: &System,
@@ -248,16 +249,20 @@ impl AccelerationStepper {
         s: f64,
         margin: f64,
         overlapping: &BTreeSet<ContactKey>,
-    ) -> Option<f64> {
+    ) -> std::result::Result<f64, Vec<Contact>> {
         let tol = self.settings.gap_tolerance;
-        let closes = |tau: f64| -> bool {
-            let (q, _) = advance(system, a, tau);
-            detect_contacts(system, &q, margin).iter().any(|c| {
+        let new_overlap = |contacts: &[Contact]| {
+            contacts.iter().any(|c| {
                 !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap < -tol
             })
         };
-        if !closes(s) {
-            return None;
+        let closes = |tau: f64| -> bool {
+            let (q, _) = advance(system, a, tau);
+            new_overlap(&detect_contacts(system, &q, margin))
+        };
+        let at_end = detect_contacts(system, &advance(system, a, s).0, margin);
+        if !new_overlap(&at_end) {
+            return Err(at_end);
         }
         let (mut lo, mut hi) = (0.0, s);
         for _ in 0..60 {
@@ -271,7 +276,7 @@ impl AccelerationStepper {
                 break;
             }
         }
-        Some(lo)
+        Ok(lo)
     }
 }
 
@@ -331,16 +336,17 @@ impl Stepper for AccelerationStepper {
     fn step(
         &mut self,
         system: &mut System,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport> {
+    ) -> Result<Stepped> {
         let saved = (
             system.q.clone(),
             system.v.clone(),
             system.t,
             self.active.clone(),
         );
-        let result = self.step_inner(system, settings, h);
+        let result = self.step_inner(system, start, settings, h);
         if result.is_err() {
             system.q = saved.0;
             system.v = saved.1;
@@ -355,15 +361,21 @@ impl AccelerationStepper {
     fn step_inner(
         &mut self,
         system: &mut System,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport> {
+    ) -> Result<Stepped> {
         let mut report = StepReport::default();
         let mut acc: BTreeMap<ContactKey, Accumulated> = BTreeMap::new();
         let t_end = system.t + h;
         let mut remaining = h;
+        let mut at_start = Some(start);
+        let mut at_end = None;
         loop {
-            let contacts = detect_contacts(system, &system.q, settings.margin);
+            let contacts = match at_start.take() {
+                Some(contacts) => contacts,
+                None => detect_contacts(system, &system.q, settings.margin),
+            };
             self.resolve_impacts(
                 system,
                 &contacts,
@@ -381,7 +393,13 @@ impl AccelerationStepper {
                 .map(|c| c.key)
                 .collect();
             let event = if report.events < self.settings.max_events {
-                self.locate_event(system, &a, remaining, settings.margin, &overlapping)
+                match self.locate_event(system, &a, remaining, settings.margin, &overlapping) {
+                    Ok(time) => Some(time),
+                    Err(contacts) => {
+                        at_end = Some(contacts);
+                        None
+                    }
+                }
             } else {
                 None
             };
@@ -403,7 +421,10 @@ impl AccelerationStepper {
             }
         }
         system.t = t_end;
-        let contacts = detect_contacts(system, &system.q, settings.margin);
+        // The event search detected at the end positions already (the same advance, bit for
+        // bit); detect again only when it did not run.
+        let contacts =
+            at_end.unwrap_or_else(|| detect_contacts(system, &system.q, settings.margin));
         self.refresh_active(&contacts, &system.v);
         report.contacts = contacts
             .iter()
@@ -414,6 +435,9 @@ impl AccelerationStepper {
                 ContactReport::new(c, &system.v, (normal, a.impulse + a.force_time, 0.0), state)
             })
             .collect();
-        Ok(report)
+        Ok(Stepped {
+            report,
+            end_contacts: contacts,
+        })
     }
 }

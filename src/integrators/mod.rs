@@ -254,19 +254,33 @@ pub struct ContactSettings {
 pub trait Stepper: Send {
     /// CLI name, e.g. `moreau-jean`.
     fn name(&self) -> &'static str;
-    /// Advances `system` by `h` seconds. On error the system is left unchanged.
+    /// Advances `system` by `h` seconds. `start` holds the contacts detected at the current
+    /// positions (within `settings.margin`, sorted by key); the answer carries the contacts
+    /// detected at the new positions, which the pipeline hands to the next step, so detection
+    /// runs once per step unless the method itself looks elsewhere (an event search, a
+    /// predicted position). On error the system is left unchanged.
     fn step(
         &mut self,
         system: &mut System,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport>;
+    ) -> Result<Stepped>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
     /// Energy stored in the contact law (penalty springs), J.
     fn contact_energy(&self, _contacts: &[Contact], _settings: &ContactSettings) -> f64 {
         0.0
     }
+}
+
+/// What one step produced: its report, and the contacts at the positions it ended on.
+#[derive(Debug, Clone)]
+pub struct Stepped {
+    /// Forces, impulses, states and solver figures of the step.
+    pub report: StepReport,
+    /// Every contact within the margin at the end-of-step positions, sorted by key.
+    pub end_contacts: Vec<Contact>,
 }
 
 /// The names accepted by [`StepperKind::parse`].

@@ -26,7 +26,7 @@
 use nalgebra::DVector;
 
 use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
-use super::{ContactSettings, StepReport, Stepper};
+use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, detect_contacts};
 use crate::error::Result;
 use crate::laws::{LawSolver, NewtonOptions};
@@ -77,11 +77,12 @@ impl Stepper for MoreauJeanStepper {
     fn step(
         &mut self,
         system: &mut System,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport> {
+    ) -> Result<Stepped> {
         system.refresh_mass();
-        let contacts = detect_contacts(system, &system.q, settings.margin);
+        let contacts = start;
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
         let active: Vec<&Contact> = contacts
@@ -117,6 +118,9 @@ impl Stepper for MoreauJeanStepper {
             h,
             self.settings.impact_velocity,
         );
-        Ok(report)
+        Ok(Stepped {
+            report,
+            end_contacts: after,
+        })
     }
 }

@@ -37,7 +37,7 @@ use std::collections::BTreeMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
-use super::{ContactSettings, StepReport, Stepper};
+use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::Result;
 use crate::laws::assembly::{Laws, assemble, islands};
@@ -155,9 +155,10 @@ impl Stepper for NsgaStepper {
     fn step(
         &mut self,
         system: &mut System,
+        _start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport> {
+    ) -> Result<Stepped> {
         system.refresh_mass();
         let c = AlphaCoefficients::from_spectral_radius(self.settings.spectral_radius);
         let (q_n, v_n, t_next) = (system.q.clone(), system.v.clone(), system.t + h);
@@ -220,8 +221,9 @@ impl Stepper for NsgaStepper {
         // Contacts the position level loaded (ν_N > 0): closed by the correction, so the
         // velocity level must hold them too, even if the nonlinear gap ends a hair open.
         let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
+        // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
+        let mut contacts = detect_contacts(system, &q_next, settings.margin);
         for _pass in 0..POSITION_PASSES {
-            let contacts = detect_contacts(system, &q_next, settings.margin);
             if contacts.iter().all(|c| c.gap >= -1e-14) {
                 break;
             }
@@ -285,17 +287,14 @@ impl Stepper for NsgaStepper {
                 problem.add_velocity_change(&solution.lambda, &mut correction);
             }
             q_next = system.displace(&q_next, &correction);
+            contacts = detect_contacts(system, &q_next, settings.margin);
         }
         // Every gap non-negative after the passes, or the step says it did not converge.
-        if detect_contacts(system, &q_next, settings.margin)
-            .iter()
-            .any(|c| c.gap < -1e-12)
-        {
+        if contacts.iter().any(|c| c.gap < -1e-12) {
             report.converged = false;
         }
 
         // 3. Velocity level on the contacts closed at q_{n+1} (or loaded by the correction).
-        let contacts = detect_contacts(system, &q_next, settings.margin);
         let closed: Vec<&Contact> = contacts
             .iter()
             .filter(|c| c.gap <= self.settings.closed_gap || position_active.contains(&c.key))
@@ -330,6 +329,10 @@ impl Stepper for NsgaStepper {
             h,
             self.settings.impact_velocity,
         );
-        Ok(report)
+        drop(solved);
+        Ok(Stepped {
+            report,
+            end_contacts: contacts,
+        })
     }
 }

@@ -45,7 +45,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{CLOSED_GAP, ContactReport, ContactSettings, StepReport, Stepper, classify};
+use super::{CLOSED_GAP, ContactReport, ContactSettings, StepReport, Stepped, Stepper, classify};
 use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::{Error, Result};
 use crate::model::System;
@@ -205,13 +205,14 @@ impl Stepper for PenaltyStepper {
     fn step(
         &mut self,
         system: &mut System,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
-    ) -> Result<StepReport> {
+    ) -> Result<Stepped> {
         let material = &settings.material;
         let (k, c) = (material.stiffness, material.damping);
         let (mu, v_eps) = (material.friction, material.slip_regularization);
-        let contacts = detect_contacts(system, &system.q, settings.margin);
+        let contacts = start;
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let mut report = StepReport::default();
         let (v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
@@ -272,7 +273,10 @@ impl Stepper for PenaltyStepper {
                 ContactReport::new(ct, &system.v, (n, n * h, friction), state)
             })
             .collect();
-        Ok(report)
+        Ok(Stepped {
+            report,
+            end_contacts: after,
+        })
     }
 
     fn contact_energy(&self, contacts: &[Contact], settings: &ContactSettings) -> f64 {
