@@ -3,9 +3,10 @@
 //! Geometry ([`crate::geometry`]) gives each contact a gap d, a unit normal n (from the surface
 //! body B towards the point body A) and the contact points, in world axes (a planar scene
 //! lives in z = 0). This module turns them into rows of the contact Jacobian from the body
-//! kinds' point Jacobians ([`crate::model::Body::push_row`]): a row for the world directions
-//! (linear ℓ, angular a) of body A minus the same of body B measures
-//! ℓ·(velocity of a point) + a·ω.
+//! kinds' point and rotation Jacobians ([`crate::model::BodyModel::point_jacobian`],
+//! [`crate::model::BodyModel::rotation_jacobian`]): a row of A's material point along a
+//! direction minus B's measures their relative velocity along it (normal, tangents); a row of
+//! A's rotation about an axis minus B's, their relative angular velocity (rolling, spinning).
 //!
 //! **Normal row.** For a material point p_A = x_A + r_A of A against a surface of B whose
 //! normal turns with B (ℓ = p_A − x_B), the gap rate is the normal relative velocity of p_A
@@ -278,40 +279,58 @@ pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Co
                 Side::First => (i, j),
                 Side::Second => (j, i),
             };
-            out.push(build_contact(system, (a, b), g, (i, j), planar));
+            out.push(build_contact(system, q, (a, b), g, (i, j), planar));
         }
     }
     out.sort_by_key(|c| c.key);
     out
 }
 
-/// A row of A's (linear, angular) direction minus B's, from the bodies' point Jacobians.
-fn relative_row(
+/// The relative velocity along `direction` of A's material point at `arm_a` and B's at
+/// `arm_b`, as a row from the bodies' point Jacobians: J_A(arm_a)·d − J_B(arm_b)·d.
+fn relative_point_row(
     system: &System,
+    q: &DVector<f64>,
     (a, b): (usize, usize),
-    (linear_a, angular_a): (DVec3, DVec3),
-    (linear_b, angular_b): (DVec3, DVec3),
+    (arm_a, arm_b): (DVec3, DVec3),
+    direction: DVec3,
 ) -> JacobianRow {
     let mut row = JacobianRow::default();
-    system.bodies[a].push_row(&mut row, linear_a, angular_a);
-    system.bodies[b].push_row(&mut row, -linear_b, -angular_b);
+    system.bodies[a].push_point_row(&mut row, q, arm_a, direction);
+    system.bodies[b].push_point_row(&mut row, q, arm_b, -direction);
+    row
+}
+
+/// The relative angular velocity about `axis` of A's material at `arm_a` and B's at `arm_b`.
+fn relative_rotation_row(
+    system: &System,
+    q: &DVector<f64>,
+    (a, b): (usize, usize),
+    (arm_a, arm_b): (DVec3, DVec3),
+    axis: DVec3,
+) -> JacobianRow {
+    let mut row = JacobianRow::default();
+    system.bodies[a].push_rotation_row(&mut row, q, arm_a, axis);
+    system.bodies[b].push_rotation_row(&mut row, q, arm_b, -axis);
     row
 }
 
 fn build_contact(
     system: &System,
+    q: &DVector<f64>,
     (a, b): (usize, usize),
     g: ContactGeometry,
     (first, second): (usize, usize),
     planar: bool,
 ) -> Contact {
     let n = g.normal;
+    let arms = (g.arm_a, g.arm_b);
     let normal_row = match g.kinematics {
         GapKinematics::PointOnSurface { arm, lever } => {
-            relative_row(system, (a, b), (n, arm.cross(n)), (n, lever.cross(n)))
+            relative_point_row(system, q, (a, b), (arm, lever), n)
         }
         GapKinematics::PointToPoint { arm_a, arm_b, .. } => {
-            relative_row(system, (a, b), (n, arm_a.cross(n)), (n, arm_b.cross(n)))
+            relative_point_row(system, q, (a, b), (arm_a, arm_b), n)
         }
     };
     let (tangents, rolling_axes) = if planar {
@@ -322,14 +341,13 @@ fn build_contact(
     };
     let tangent_rows = tangents
         .iter()
-        .map(|&t| relative_row(system, (a, b), (t, g.arm_a.cross(t)), (t, g.arm_b.cross(t))))
+        .map(|&t| relative_point_row(system, q, (a, b), arms, t))
         .collect();
     let rolling_rows = rolling_axes
         .iter()
-        .map(|&axis| relative_row(system, (a, b), (DVec3::ZERO, axis), (DVec3::ZERO, axis)))
+        .map(|&axis| relative_rotation_row(system, q, (a, b), arms, axis))
         .collect();
-    let spin_row =
-        (!planar).then(|| relative_row(system, (a, b), (DVec3::ZERO, n), (DVec3::ZERO, n)));
+    let spin_row = (!planar).then(|| relative_rotation_row(system, q, (a, b), arms, n));
     Contact {
         key: ContactKey {
             first,

@@ -112,14 +112,35 @@ impl Body {
         self.model().dofs()
     }
 
-    /// Appends to `row` this body's point-Jacobian entries for the world directions
-    /// (`linear`, `angular`): the generalized row whose product with v is
-    /// `linear`·v_body + `angular`·ω. A planar body keeps the in-plane components (x, y and the
-    /// rotation about z); a spatial body all six; a fixed body none. (For the velocity of a
-    /// material point p along d, pass linear = d and angular = (p − x) × d.)
-    pub fn push_row(&self, row: &mut crate::contact::JacobianRow, linear: DVec3, angular: DVec3) {
+    /// Appends ± the point Jacobian of the material point at `position + arm` along
+    /// `direction` (see [`BodyModel::point_jacobian`]), at positions `q` (the whole system's).
+    pub fn push_point_row(
+        &self,
+        row: &mut crate::contact::JacobianRow,
+        q: &DVector<f64>,
+        arm: DVec3,
+        direction: DVec3,
+    ) {
         let start = row.entries.len();
-        self.model().jacobian(linear, angular, &mut row.entries);
+        self.model()
+            .point_jacobian(self.q_of(q), arm, direction, &mut row.entries);
+        for entry in &mut row.entries[start..] {
+            entry.0 += self.v_offset;
+        }
+    }
+
+    /// Appends the rotation Jacobian of the material at `position + arm` about `axis` (see
+    /// [`BodyModel::rotation_jacobian`]).
+    pub fn push_rotation_row(
+        &self,
+        row: &mut crate::contact::JacobianRow,
+        q: &DVector<f64>,
+        arm: DVec3,
+        axis: DVec3,
+    ) {
+        let start = row.entries.len();
+        self.model()
+            .rotation_jacobian(self.q_of(q), arm, axis, &mut row.entries);
         for entry in &mut row.entries[start..] {
             entry.0 += self.v_offset;
         }

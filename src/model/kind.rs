@@ -47,6 +47,24 @@ pub trait BodyModel {
     /// is `linear`·v_origin + `angular`·ω. The same entries map a force and torque at the
     /// origin to a generalized force.
     fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>);
+    /// The Jacobian of a material point along a direction: the entries r with
+    /// r·v = `direction` · (velocity of the material point now at `position(q) + arm`).
+    /// For a rigid body that point moves with v_origin + ω × arm, so r·v =
+    /// d·v_origin + (arm × d)·ω; a flexible element overrides this with its shape functions.
+    fn point_jacobian(
+        &self,
+        _q: &[f64],
+        arm: DVec3,
+        direction: DVec3,
+        out: &mut Vec<(usize, f64)>,
+    ) {
+        self.jacobian(direction, arm.cross(direction), out);
+    }
+    /// The Jacobian of the material's rotation at a point along an axis: r·v = `axis` · ω
+    /// there (rigid: the body's ω everywhere).
+    fn rotation_jacobian(&self, _q: &[f64], _arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
+        self.jacobian(DVec3::ZERO, axis, out);
+    }
     /// Adds gravity and the body's own velocity-dependent forces (gyroscopic) to `f`.
     fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]);
     /// Writes q ⊕ Δ into `out` (vector addition, or the exponential map for a rotation).
