@@ -110,28 +110,37 @@ pub fn islands(contacts: &[&Contact]) -> Vec<Vec<usize>> {
         }
         i
     }
-    // The first contact seen for each generalized-velocity index.
-    let mut owner: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    // The first contact seen for each generalized-velocity index (O(N + dofs), no map).
+    let dofs = contacts
+        .iter()
+        .flat_map(|c| c.normal_row.entries.iter().map(|&(index, _)| index + 1))
+        .max()
+        .unwrap_or(0);
+    let mut owner: Vec<Option<usize>> = vec![None; dofs];
     for (k, c) in contacts.iter().enumerate() {
         for &(index, _) in &c.normal_row.entries {
-            match owner.get(&index) {
-                Some(&other) => {
+            match owner[index] {
+                Some(other) => {
                     let (a, b) = (root(&mut parent, k), root(&mut parent, other));
                     if a != b {
                         parent[a.max(b)] = a.min(b);
                     }
                 }
-                None => {
-                    owner.insert(index, k);
-                }
+                None => owner[index] = Some(k),
             }
         }
     }
-    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
-        std::collections::BTreeMap::new();
+    // Groups in the order of their smallest member (each root is its group's smallest
+    // index, since unions keep the smaller root), members ascending.
+    let mut group_of_root: Vec<Option<usize>> = vec![None; n];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for k in 0..n {
         let r = root(&mut parent, k);
-        groups.entry(r).or_default().push(k);
+        let g = *group_of_root[r].get_or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(k);
     }
-    groups.into_values().collect()
+    groups
 }

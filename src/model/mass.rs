@@ -9,6 +9,9 @@ use crate::contact::JacobianRow;
 pub struct BlockDiagonalMass {
     dofs: usize,
     blocks: Vec<Block>,
+    /// For each generalized-velocity index, its block (`None` between blocks): an O(1)
+    /// lookup where a binary search over thousands of blocks missed the cache on every row.
+    block_index: Vec<Option<u32>>,
 }
 
 #[derive(Debug, Clone)]
@@ -22,7 +25,7 @@ impl BlockDiagonalMass {
     /// Builds M from `(offset, block)` pairs; blocks must be symmetric positive definite
     /// (validated scene input guarantees positive masses and inertias).
     pub fn new(dofs: usize, blocks: Vec<(usize, DMatrix<f64>)>) -> Self {
-        let blocks = blocks
+        let blocks: Vec<Block> = blocks
             .into_iter()
             .map(|(offset, m)| {
                 let m_inv = m
@@ -33,7 +36,17 @@ impl BlockDiagonalMass {
                 Block { offset, m, m_inv }
             })
             .collect();
-        Self { dofs, blocks }
+        let mut block_index = vec![None; dofs];
+        for (k, b) in blocks.iter().enumerate() {
+            for slot in block_index.iter_mut().skip(b.offset).take(b.m.nrows()) {
+                *slot = u32::try_from(k).ok();
+            }
+        }
+        Self {
+            dofs,
+            blocks,
+            block_index,
+        }
     }
 
     /// Number of generalized velocities.
@@ -64,11 +77,7 @@ impl BlockDiagonalMass {
 
     /// The block holding generalized-velocity index `j` (blocks are in offset order).
     fn block_of(&self, j: usize) -> Option<usize> {
-        let k = self
-            .blocks
-            .partition_point(|b| b.offset <= j)
-            .checked_sub(1)?;
-        (j < self.blocks[k].offset + self.blocks[k].m.nrows()).then_some(k)
+        self.block_index.get(j).copied().flatten().map(|k| k as usize)
     }
 
     /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number
@@ -84,16 +93,17 @@ impl BlockDiagonalMass {
         touched.dedup();
         for b in touched.iter().map(|&k| &self.blocks[k]) {
             let n = b.m.nrows();
-            let mut x = DVector::zeros(n);
-            for &(j, a) in &row.entries {
-                if j >= b.offset && j < b.offset + n {
-                    x[j - b.offset] += a;
-                }
-            }
-            let y = &b.m_inv * x;
+            // y = M_b⁻¹ x with x the row's entries in this block, summed in index order (as a
+            // dense product would), without allocating: this runs for every contact row.
             for k in 0..n {
-                if y[k] != 0.0 {
-                    entries.push((b.offset + k, y[k]));
+                let mut y = 0.0;
+                for &(j, a) in &row.entries {
+                    if j >= b.offset && j < b.offset + n {
+                        y += b.m_inv[(k, j - b.offset)] * a;
+                    }
+                }
+                if y != 0.0 {
+                    entries.push((b.offset + k, y));
                 }
             }
         }
