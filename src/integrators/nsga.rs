@@ -19,8 +19,8 @@
 //!    Coulomb's law at position level bounds the tangential correction ν_T by μ ν_N (so the
 //!    correction does not drag a sticking contact sideways).
 //! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1} (gap within
-//!    `closed_gap`, or loaded by step 2: its linearised correction may leave the nonlinear gap
-//!    a hair open, and such a contact is closed all the same), with
+//!    `closed_gap`, or loaded by step 2 and closed by its linearised gap: the nonlinear gap
+//!    may end a hair open, and such a contact is closed all the same), with
 //!    Newton's impact law 0 ≤ Λ_N ⟂ ġ_N(v_{n+1}) + e min(ġ_N(v_n), 0) ≥ 0, Coulomb friction
 //!    (‖Λ_T‖ ≤ μΛ_N), rolling resistance (‖Λ_R‖ ≤ ρΛ_N) and spinning resistance
 //!    (|Λ_S| ≤ γΛ_N), each set-valued (stick / no-roll / no-spin hold the motion exactly).
@@ -279,8 +279,13 @@ impl Stepper for NsgaStepper {
                     solution.residual,
                     solution.converged,
                 );
+                // Loaded *and* closed by the linearised correction (u_N the gap it predicts):
+                // a contact far open can carry a multiplier of rounding size (6e-22 for a
+                // sphere 4.6 cm from a box), and must not be held at velocity level.
                 for (c, b) in members.iter().zip(&problem.blocks) {
-                    if solution.lambda[b.offset] > 0.0 {
+                    if solution.lambda[b.offset] > 0.0
+                        && solution.u[b.offset] <= self.settings.closed_gap
+                    {
                         position_active.insert(c.key);
                     }
                 }

@@ -77,7 +77,11 @@ impl BlockDiagonalMass {
 
     /// The block holding generalized-velocity index `j` (blocks are in offset order).
     fn block_of(&self, j: usize) -> Option<usize> {
-        self.block_index.get(j).copied().flatten().map(|k| k as usize)
+        self.block_index
+            .get(j)
+            .copied()
+            .flatten()
+            .map(|k| k as usize)
     }
 
     /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number

@@ -152,8 +152,6 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   app.bodies = bodies;
   app.view = sim.spatial ? app.sphereView : app.planeView;
   app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
-  $("figure-frequency").hidden = sim.spatial;
-  $("modes-panel").hidden = sim.spatial;
   $("drag-hint").hidden = sim.spatial; // pushing by drag is planar only
   $("figure-motion").hidden = !sim.spatial;
   $("figure-laws").hidden = !sim.spatial;
@@ -207,7 +205,7 @@ function render() {
   const contacts = sim.contactData();
   app.view.draw(poses, contacts);
   recordState(app.plots, sim, app.bodies, contacts);
-  const { warning } = sim.spatial ? { warning: null } : renderModes(sim);
+  const { warning } = renderModes(sim);
   if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
   if (!warning && app.error?.startsWith("Time step too large")) showMessage("");
   $("force-scale").textContent = `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;

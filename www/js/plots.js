@@ -95,7 +95,7 @@ export class TracePlots {
   }
 
   /**
-   * Records the first contact's law data (Simulation.lawData()) and the first sphere's ω.
+   * Records the first contact's law data (Simulation.lawData()) and the first moving body's ω.
    * @param {number} t
    * @param {Float64Array} laws layout.law.stride numbers per contact
    * @param {number[]} omega [ωx, ωy, ωz]
@@ -147,8 +147,8 @@ export class TracePlots {
 }
 
 /**
- * Records the current state of `sim` into `plots`: reaction and gap of every contact, then the
- * first sphere's laws (spatial scenes) or the contact-mode frequencies (planar ones).
+ * Records the current state of `sim` into `plots`: reaction and gap of every contact, the
+ * contact-mode frequencies, and in space the first moving body's laws.
  * @param {TracePlots} plots
  * @param {object} sim the wasm Simulation
  * @param {Array} bodies sim.bodies()
@@ -163,8 +163,7 @@ export function recordState(plots, sim, bodies, contacts, redraw = true) {
     const V = layout.spatial.velocity;
     const o = V.stride * first;
     plots.recordLaws(sim.time, sim.lawData(), [v[o + V.wx], v[o + V.wy], v[o + V.wz]]);
-  } else {
-    plots.recordFrequencies(sim.time, sim.frequencies());
   }
+  plots.recordFrequencies(sim.time, sim.frequencies());
   if (redraw) plots.redraw();
 }
