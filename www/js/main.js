@@ -218,7 +218,9 @@ function render() {
     ["digest", `${sim.digest} (${sim.steps} steps)`],
   ];
   const ids = sim.contactIds();
-  const laws = sim.spatial ? sim.lawData() : null;
+  // Law cases come from the steppers that solve the contact laws (not the acceleration or
+  // penalty steppers, whose lawData is zeros).
+  const laws = sim.spatial && (sim.stepper === "nsga" || sim.stepper === "moreau-jean") ? sim.lawData() : null;
   const CASES = ["open", "stick", "slip", "rolling", "spinning"];
   const c = layout.contact;
   ids.forEach((id, k) => {
@@ -244,6 +246,15 @@ function render() {
 
 function renderTheory(lines) {
   const body = $("theory").tBodies[0];
+  if (lines.length === 0) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 3;
+    td.textContent = "no closed form for this scene: the simulation is the experiment";
+    tr.append(td);
+    body.replaceChildren(tr);
+    return;
+  }
   body.replaceChildren(...lines.map((l) => {
     const tr = document.createElement("tr");
     if (l.wrong) tr.className = "wrong";
