@@ -516,16 +516,7 @@ impl BodySpec {
             -w,
             w,
         )?;
-        if self.contact_points.len() > limits::CONTACT_POINTS {
-            return Err(Error::field(
-                format!("{path}.contact_points"),
-                format!(
-                    "has {} points; at most {} are allowed",
-                    self.contact_points.len(),
-                    limits::CONTACT_POINTS
-                ),
-            ));
-        }
+        check_contact_point_count(path, self.contact_points.len())?;
         for (k, p) in self.contact_points.iter().enumerate() {
             check_each(&format!("{path}.contact_points[{k}]"), p, -c, c)?;
         }
@@ -601,4 +592,18 @@ impl BodySpec {
             v_offset: 0,
         }
     }
+}
+
+/// A body's contact points are at most [`limits::CONTACT_POINTS`] (`path` names the body).
+pub(crate) fn check_contact_point_count(path: &str, count: usize) -> Result<()> {
+    if count > limits::CONTACT_POINTS {
+        return Err(Error::field(
+            format!("{path}.contact_points"),
+            format!(
+                "has {count} points; at most {} are allowed",
+                limits::CONTACT_POINTS
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result, check_each, check_range};
 use crate::geometry::Shape;
 use crate::model::{Body, BodyKind, FixedBody, SpatialRigid};
-use crate::scene::Scene;
 use crate::scene::limits;
+use crate::scene::{Scene, check_contact_point_count};
 
 /// One body in space.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,16 +109,7 @@ impl SpatialBodySpec {
             }
             SpatialShapeSpec::Plane => {}
         }
-        if self.contact_points.len() > limits::CONTACT_POINTS {
-            return Err(Error::field(
-                format!("{path}.contact_points"),
-                format!(
-                    "has {} points; at most {} are allowed",
-                    self.contact_points.len(),
-                    limits::CONTACT_POINTS
-                ),
-            ));
-        }
+        check_contact_point_count(path, self.contact_points.len())?;
         if !self.contact_points.is_empty() && matches!(self.shape, SpatialShapeSpec::Plane) {
             return Err(Error::field(
                 format!("{path}.contact_points"),

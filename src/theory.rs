@@ -46,6 +46,30 @@ fn bounce_times(height: f64, e: f64) -> (f64, f64) {
     (t0, t_inf)
 }
 
+/// Seed 001, a block of mass m pulled up by u under gravity g: N = max(0, mg − u) while it
+/// rests, d̈ = max(0, (u − mg)/m) once it lifts, beside the simulated reaction and vertical
+/// acceleration.
+fn seed_001_lines(
+    (m, u, g): (f64, f64, f64),
+    reaction: f64,
+    vertical_acceleration: f64,
+) -> Vec<TheoryLine> {
+    vec![
+        line(
+            "reaction N = max(0, mg − u)",
+            "N",
+            (m * g - u).max(0.0),
+            reaction,
+        ),
+        line(
+            "acceleration d̈ = max(0, (u − mg)/m)",
+            "m/s²",
+            ((u - m * g) / m).max(0.0),
+            vertical_acceleration,
+        ),
+    ]
+}
+
 /// The theory lines for the simulation's preset (empty for scene files and presets without one).
 pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
     let Some(preset) = sim.preset() else {
@@ -64,23 +88,11 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
     let total_normal: f64 = normals.iter().sum();
     let vertical_acceleration = sim.acceleration().get(1).copied().unwrap_or(f64::NAN);
     match preset.name {
-        "block-pull" => {
-            let (m, u, g) = (p("m"), p("u"), p("g"));
-            vec![
-                line(
-                    "reaction N = max(0, mg − u)",
-                    "N",
-                    (m * g - u).max(0.0),
-                    total_normal,
-                ),
-                line(
-                    "acceleration d̈ = max(0, (u − mg)/m)",
-                    "m/s²",
-                    ((u - m * g) / m).max(0.0),
-                    vertical_acceleration,
-                ),
-            ]
-        }
+        "block-pull" => seed_001_lines(
+            (p("m"), p("u"), p("g")),
+            total_normal,
+            vertical_acceleration,
+        ),
         "penalty-block" => {
             let (m, u, k) = (p("m"), p("u"), p("k"));
             let load = (m * 9.81 - u).max(0.0);
@@ -235,22 +247,9 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             lines
         }
         "block-pull-3d" => {
-            let (m, u, g) = (p("m"), p("u"), p("g"));
+            // In space the vertical is z, the third generalized velocity.
             let vertical = sim.acceleration().get(2).copied().unwrap_or(f64::NAN);
-            vec![
-                line(
-                    "reaction N = max(0, mg − u)",
-                    "N",
-                    (m * g - u).max(0.0),
-                    total_normal,
-                ),
-                line(
-                    "acceleration d̈ = max(0, (u − mg)/m)",
-                    "m/s²",
-                    ((u - m * g) / m).max(0.0),
-                    vertical,
-                ),
-            ]
+            seed_001_lines((p("m"), p("u"), p("g")), total_normal, vertical)
         }
         "table-modes" => {
             let (legs, m, k, half) = (p("legs").round(), p("m"), p("k"), p("L"));

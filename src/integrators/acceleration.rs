@@ -99,8 +99,23 @@ impl AccelerationStepper {
         }
     }
 
-    fn solve(&self, lcp: &Lcp) -> lcp::LcpSolution {
-        lcp::solve(lcp, self.settings.solver, &self.settings.pgs)
+    /// Solves an LCP with the chosen solver, refuses an answer that is not one (`what` names
+    /// the problem in the error), and records the solve in the step's report.
+    fn solve_recorded(
+        &self,
+        lcp: &Lcp,
+        what: &str,
+        report: &mut StepReport,
+    ) -> Result<lcp::LcpSolution> {
+        let sol = lcp::solve(lcp, self.settings.solver, &self.settings.pgs);
+        check_solution(&sol, what)?;
+        report.record_solve(
+            StepSolver::of_lcp(self.settings.solver),
+            sol.iterations,
+            sol.relative_residual,
+            lcp_converged(sol.status),
+        );
+        Ok(sol)
     }
 
     /// Activates closed contacts at rest; drops keys that are no longer detected.
@@ -167,14 +182,11 @@ impl AccelerationStepper {
                     u + e * u.min(0.0)
                 }),
             );
-            let sol = self.solve(&Lcp::for_contacts(delassus.dense(), q, "impact")?);
-            check_solution(&sol, "impact")?;
-            report.record_solve(
-                StepSolver::of_lcp(self.settings.solver),
-                sol.iterations,
-                sol.relative_residual,
-                lcp_converged(sol.status),
-            );
+            let sol = self.solve_recorded(
+                &Lcp::for_contacts(delassus.dense(), q, "impact")?,
+                "impact",
+                report,
+            )?;
             for (i, c) in members.iter().enumerate() {
                 let p = sol.z[i];
                 if p > 0.0 {
@@ -220,14 +232,7 @@ impl AccelerationStepper {
             let members: Vec<&Contact> = group.iter().map(|&k| active[k]).collect();
             let (lcp, delassus) =
                 acceleration_lcp(system, &members, &free, self.settings.baumgarte)?;
-            let sol = self.solve(&lcp);
-            check_solution(&sol, "acceleration")?;
-            report.record_solve(
-                StepSolver::of_lcp(self.settings.solver),
-                sol.iterations,
-                sol.relative_residual,
-                lcp_converged(sol.status),
-            );
+            let sol = self.solve_recorded(&lcp, "acceleration", report)?;
             for (i, c) in members.iter().enumerate() {
                 let n = sol.z[i];
                 delassus.inverse_mass_rows()[i].add_transpose_to(n, &mut a);
