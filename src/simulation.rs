@@ -692,6 +692,16 @@ impl Simulation {
         let scene = preset.scene(&values)?;
         let (mut system, settings, kind) = scene.build()?;
         check_initial_overlap(&scene, &system)?;
+        // Everything that can fail comes first: after it, nothing is lost.
+        let kind = if kind.name() != self.kind.name() {
+            // Keep the user's stepper choice, with the new scene's settings for it.
+            let mut spec = scene.stepper.clone();
+            spec.kind = self.kind.name().into();
+            spec.to_kind()?
+        } else {
+            kind
+        };
+        self.kind = kind;
         self.count_contacts = contact_capacity(&system) > limits::ISLAND_CONTACTS;
         if system.q.len() == self.system.q.len() {
             system.q = self.system.q.clone();
@@ -699,14 +709,6 @@ impl Simulation {
             system.t = self.system.t;
         }
         system.pushes = std::mem::take(&mut self.system.pushes);
-        if kind.name() != self.kind.name() {
-            // Keep the user's stepper choice, with the new scene's settings for it.
-            let mut spec = scene.stepper.clone();
-            spec.kind = self.kind.name().into();
-            self.kind = spec.to_kind()?;
-        } else {
-            self.kind = kind;
-        }
         if system.dofs() != self.acceleration.len() {
             self.acceleration = DVector::zeros(system.dofs());
         }

@@ -1,22 +1,22 @@
-//! The broad phase: which pairs of bodies can touch, by a uniform grid of cells, in O(N).
+//! The broad phase: which pairs of bodies can touch, by a hierarchical grid of cells, in O(N).
 //!
 //! Every bounded body (box, disk, sphere, cuboid) is enclosed in the cube of half side
 //! e = r + margin/2 about its centre, r its bounding radius. Two cubes overlap when their
 //! centres differ by at most eᵢ + eⱼ along each of the three axes.
 //!
-//! The grid's cell side s is twice the largest e among the *ordinary* bodies, those whose e is
-//! at most `LARGE_FACTOR` times the median. Each ordinary body sits in the one cell holding its
-//! centre; since eᵢ + eⱼ ≤ s, a body whose cube overlaps another's has its centre in the same
-//! cell or one of the 26 around it, so each body is tested only against the bodies of those
-//! 27 cells: O(N) work when the bodies are of like size and do not pile into one cell more
-//! densely than their size allows. The few *large* bodies (a floor slab among pebbles) would
-//! blow the cells up for everyone; they are tested against every bounded body instead.
-//! Unbounded bodies (planes, half-planes) pair with every bounded body. Pairs of two fixed
-//! bodies are never candidates. The pairs come out sorted (i < j, then by i and j), so the
-//! narrow phase runs in a fixed order whatever the hashing did.
+//! Cells come in levels: level L has side s₀·4^L, with s₀ twice the smallest e, and each body
+//! sits in the lowest level whose side is at least 2e, in the one cell holding its centre. A
+//! body then looks only in the 27 cells about its centre on its own level and on each
+//! occupied level above: O(N) work for N bodies, whatever the mix of sizes (a floor slab
+//! among pebbles, or a heap of grains beside boulders), with a factor for the number of
+//! occupied levels (one for bodies of like size). Unbounded bodies (planes, half-planes) pair
+//! with every bounded body. Pairs of two fixed bodies are never candidates. The pairs come out
+//! sorted (i < j, then by i and j), so the narrow phase runs in a fixed order whatever the
+//! hashing did.
 //!
 //! (A sort and sweep along one axis, which this replaced, is O(N·k) with k the bodies that
-//! share a slab of that axis: √N for a square grid of spheres, 100 at N = 10⁴.)
+//! share a slab of that axis: √N for a square grid of spheres, 100 at N = 10⁴. A single grid
+//! sized by the largest body is quadratic in a heap of small ones.)
 
 use rustc_hash::FxHashMap;
 
@@ -33,8 +33,13 @@ pub struct Bounds {
     pub fixed: bool,
 }
 
-/// A body whose half extent exceeds this many medians is tested against all, not binned.
-const LARGE_FACTOR: f64 = 4.0;
+/// Relative widening of every cell side (rounding in c/s is far below it for coordinates
+/// within the scene limits).
+const WIDEN: f64 = 1e-6;
+
+/// Levels above the smallest bodies' (sides grow 4× a level: 4³⁰ ≈ 10¹⁸ covers any pair
+/// of sizes within the scene limits).
+const MAX_LEVEL: u32 = 30;
 
 /// The candidate pairs (i < j) of bodies whose bounding cubes, grown by `margin`, overlap.
 pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
@@ -62,63 +67,76 @@ pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
         let d = bodies[i].centre - bodies[j].centre;
         d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
     };
-    let (ordinary, large) = split_by_size(&bounded, &half);
-    // Large bodies: against every ordinary body, and each pair of large bodies once.
-    for (n, &l) in large.iter().enumerate() {
-        for &b in ordinary.iter().chain(&large[n + 1..]) {
-            if cubes_overlap(l, b) {
-                keep(l, b);
-            }
+    // Levels of cells: level L has side s₀·4^L, s₀ twice the smallest half extent; each body
+    // sits in the lowest level whose side is at least twice its half extent, in the cell that
+    // holds its centre. Sides are widened by WIDEN so that rounding in c/s cannot put two
+    // bodies whose cubes touch two cells apart.
+    let smallest = bounded
+        .iter()
+        .map(|&i| half(i))
+        .fold(f64::INFINITY, f64::min)
+        .max(f64::MIN_POSITIVE);
+    let base = 2.0 * smallest;
+    let level_of = |i: usize| {
+        let mut level = 0u32;
+        let mut side = base;
+        while side < 2.0 * half(i) && level < MAX_LEVEL {
+            side *= 4.0;
+            level += 1;
         }
-    }
-    // Ordinary bodies: against the 27 cells about their own.
-    let side = 2.0
-        * ordinary
-            .iter()
-            .map(|&i| half(i))
-            .fold(0.0_f64, f64::max)
-            .max(f64::MIN_POSITIVE);
-    let cell_of = |i: usize| {
-        let c = bodies[i].centre / side;
+        level
+    };
+    let side_of = |level: u32| base * 4f64.powi(level as i32) * (1.0 + WIDEN);
+    let cell_at = |centre: DVec3, level: u32| {
+        let c = centre / side_of(level);
         [c.x.floor() as i64, c.y.floor() as i64, c.z.floor() as i64]
     };
-    let mut cells: FxHashMap<[i64; 3], Vec<usize>> =
-        FxHashMap::with_capacity_and_hasher(ordinary.len(), Default::default());
-    for &i in &ordinary {
-        let [x, y, z] = cell_of(i);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let key = [
-                        x.saturating_add(dx),
-                        y.saturating_add(dy),
-                        z.saturating_add(dz),
-                    ];
-                    for &j in cells.get(&key).map(Vec::as_slice).unwrap_or(&[]) {
-                        if cubes_overlap(i, j) {
-                            keep(i, j);
+    let levels: Vec<u32> = bounded.iter().map(|&i| level_of(i)).collect();
+    let mut cells: FxHashMap<(u32, [i64; 3]), Vec<usize>> =
+        FxHashMap::with_capacity_and_hasher(bounded.len(), Default::default());
+    let mut occupied: Vec<u32> = Vec::new();
+    for (&i, &level) in bounded.iter().zip(&levels) {
+        cells
+            .entry((level, cell_at(bodies[i].centre, level)))
+            .or_default()
+            .push(i);
+        if !occupied.contains(&level) {
+            occupied.push(level);
+        }
+    }
+    occupied.sort_unstable();
+    // Each body looks in the 27 cells about its centre on its own level and every level
+    // above: a body j on level b ≥ level(i) whose cube meets i's has |cᵢ − cⱼ| ≤ eᵢ + eⱼ ≤ s_b
+    // per axis, so its cell is a neighbour of the one holding cᵢ. A pair on one level is taken
+    // once (j < i), a pair across levels by the lower body only.
+    for (&i, &level) in bounded.iter().zip(&levels) {
+        for &other in occupied.iter().filter(|&&l| l >= level) {
+            let [x, y, z] = cell_at(bodies[i].centre, other);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for dz in -1..=1 {
+                        let key = [
+                            x.saturating_add(dx),
+                            y.saturating_add(dy),
+                            z.saturating_add(dz),
+                        ];
+                        let Some(members) = cells.get(&(other, key)) else {
+                            continue;
+                        };
+                        for &j in members {
+                            let once = other > level || j < i;
+                            if once && cubes_overlap(i, j) {
+                                keep(i, j);
+                            }
                         }
                     }
                 }
             }
         }
-        cells.entry([x, y, z]).or_default().push(i);
     }
     pairs.sort_unstable();
     pairs.dedup();
     pairs
-}
-
-/// Splits the bounded bodies into ordinary and large (half extent > LARGE_FACTOR × median).
-fn split_by_size(bounded: &[usize], half: &impl Fn(usize) -> f64) -> (Vec<usize>, Vec<usize>) {
-    if bounded.is_empty() {
-        return (Vec::new(), Vec::new());
-    }
-    let mut halves: Vec<f64> = bounded.iter().map(|&i| half(i)).collect();
-    let middle = halves.len() / 2;
-    let (_, median, _) = halves.select_nth_unstable_by(middle, f64::total_cmp);
-    let limit = LARGE_FACTOR * *median;
-    bounded.iter().partition(|&&i| half(i) <= limit)
 }
 
 #[cfg(test)]
@@ -173,6 +191,8 @@ mod tests {
             (3, vec![0.02, 0.02, 0.02, 0.02, 1.5], 4.0), // a few large among small
             (4, vec![0.3, 0.3, 5.0, 7.0], 6.0),          // large pairs with each other
             (5, vec![0.0], 0.5),                         // points
+            (6, vec![0.5, 2.1], 8.0),                    // two sizes, half and half
+            (7, vec![1e-6, 1e-6, 1e-6, 0.3, 3e-4], 0.2), // grains beside boulders
         ] {
             let mut bodies = scatter(seed, 400, &sizes, extent);
             bodies.push(Bounds {
@@ -188,6 +208,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn cubes_touching_to_the_last_bit_are_found() {
+        // Centres exactly e₁ + e₂ apart after rounding (2.0 − 0.9999999999999999 rounds to 1):
+        // a grid cell of side exactly 1 would put them two cells apart.
+        let bodies = [
+            Bounds {
+                centre: DVec3::new(2.0, 0.0, 0.0),
+                radius: 0.5,
+                fixed: false,
+            },
+            Bounds {
+                centre: DVec3::new(0.999_999_999_999_999_9, 0.0, 0.0),
+                radius: 0.5,
+                fixed: false,
+            },
+        ];
+        assert_eq!(candidate_pairs(&bodies, 0.0), all_pairs(&bodies, 0.0));
+        assert_eq!(candidate_pairs(&bodies, 0.0), vec![(0, 1)]);
     }
 
     #[test]

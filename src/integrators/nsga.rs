@@ -47,6 +47,13 @@ use crate::model::System;
 /// Re-linearisations of the position-level correction before a step reports non-convergence.
 const POSITION_PASSES: usize = 5;
 
+/// A contact loaded by the position correction counts as closed by it when the correction's
+/// linearised gap u_N is within this, m. Newton meets a *relative* tolerance (1e-12 of the
+/// island's impulse scale, which open contacts up to the margin away enter), so u_N of a
+/// truly closed contact can exceed 1e-9 m in an island of large mass ratios; a contact left
+/// open by centimetres (the bug this guards against) is far beyond it.
+const CORRECTION_CLOSED_GAP: f64 = 1e-6;
+
 /// Settings of the NSGA-GGL stepper.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NsgaSettings {
@@ -284,7 +291,7 @@ impl Stepper for NsgaStepper {
                 // sphere 4.6 cm from a box), and must not be held at velocity level.
                 for (c, b) in members.iter().zip(&problem.blocks) {
                     if solution.lambda[b.offset] > 0.0
-                        && solution.u[b.offset] <= self.settings.closed_gap
+                        && solution.u[b.offset] <= CORRECTION_CLOSED_GAP
                     {
                         position_active.insert(c.key);
                     }
