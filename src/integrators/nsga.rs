@@ -54,6 +54,19 @@ const POSITION_PASSES: usize = 5;
 /// open by centimetres (the bug this guards against) is far beyond it.
 const CORRECTION_CLOSED_GAP: f64 = 1e-6;
 
+/// The rounding in a gap computed from positions of the contact point's magnitude, m: a gap
+/// is a difference of coordinates, so far from the origin it cannot be resolved below
+/// a few ulps of them (a sphere rolled 10⁵ m down an incline: ≈ 1e-11 m).
+fn rounding_of_gap(contact: &Contact) -> f64 {
+    16.0 * f64::EPSILON * contact.point.abs().max_element()
+}
+
+/// The position level is done with a contact when its gap is at least −this: 1e-14 m, or the
+/// gap's rounding where that is larger.
+fn exact_gap(contact: &Contact) -> f64 {
+    rounding_of_gap(contact).max(1e-14)
+}
+
 /// Settings of the NSGA-GGL stepper.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NsgaSettings {
@@ -231,14 +244,14 @@ impl Stepper for NsgaStepper {
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts(system, &q_next, settings.margin);
         for _pass in 0..POSITION_PASSES {
-            if contacts.iter().all(|c| c.gap >= -1e-14) {
+            if contacts.iter().all(|c| c.gap >= -exact_gap(c)) {
                 break;
             }
             let refs: Vec<&Contact> = contacts.iter().collect();
             let mut correction = DVector::zeros(system.dofs());
             for group in islands(&refs) {
                 let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
-                if members.iter().all(|c| c.gap >= -1e-14) {
+                if members.iter().all(|c| c.gap >= -exact_gap(c)) {
                     continue;
                 }
                 let correct = |friction: bool| {
@@ -302,7 +315,10 @@ impl Stepper for NsgaStepper {
             contacts = detect_contacts(system, &q_next, settings.margin);
         }
         // Every gap non-negative after the passes, or the step says it did not converge.
-        if contacts.iter().any(|c| c.gap < -1e-12) {
+        if contacts
+            .iter()
+            .any(|c| c.gap < -(1e-12 + rounding_of_gap(c)))
+        {
             report.converged = false;
         }
 
