@@ -31,6 +31,7 @@ pub mod modes;
 pub use error::{Error, Result};
 pub mod integrators;
 pub mod presets;
+pub mod presets_pile;
 pub mod presets_space;
 pub mod scene;
 pub mod scene_fields;

@@ -14,6 +14,7 @@ use contactlab::trace::CsvLayout;
 use contactlab::{Error, Simulation, presets};
 
 mod bench;
+mod bench_pile;
 mod soak;
 
 /// Why a command did not succeed, with its exit status.
@@ -57,9 +58,11 @@ const USAGE: &str = "usage:
                    [--stepper NAME] [--dt H] [--duration T]
   contactlab lcp <file.json|->
   contactlab bench [--quick] [--json]
+  contactlab bench-pile [--n 10,100,1000] [--steppers nsga,moreau-jean] [--presets pile,pile-2d]
+                        [--steps 1000] [--budget SECONDS] [--resistance]
   contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
-const COMMANDS: &str = "presets, scene, run, modes, sweep, lcp, bench, help";
+const COMMANDS: &str = "presets, scene, run, modes, sweep, lcp, bench, bench-pile, soak, help";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -89,6 +92,7 @@ fn dispatch(args: &[String], out: Out) -> Result<(), Failure> {
         Some("modes") => modes(&args[1..])?,
         Some("sweep") => sweep(&args[1..])?,
         Some("soak") => return soak(&args[1..], out),
+        Some("bench-pile") => bench_pile::run(&args[1..])?,
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             if args.iter().any(|a| a == "--json") {

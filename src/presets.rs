@@ -437,6 +437,29 @@ static PRESETS: &[Preset] = &[
         ],
         build: crate::presets_space::sphere_in_box,
     },
+    Preset {
+        name: "pile",
+        description: "N spheres (r = 5 cm, 0.524 kg, μ = 1) dropped into an open box 0.7 m wide, 25 to a layer (issue 11's benchmark): one island of thousands of contacts; NSGA keeps every gap ≥ 0 to rounding.",
+        parameters: PILE_PARAMETERS,
+        build: crate::presets_pile::pile,
+    },
+    Preset {
+        name: "pile-2d",
+        description: "The planar pile: N disks (r = 5 cm, 0.524 kg, μ = 1) dropped 25 to a row into a 2-D box 3.1 m wide.",
+        parameters: PILE_PARAMETERS,
+        build: crate::presets_pile::pile_2d,
+    },
+];
+
+const PILE_PARAMETERS: &[Parameter] = &[
+    Parameter {
+        step: 1.0,
+        ..p("N", "number of bodies", "1", 1.0, 1000.0, 10.0)
+    },
+    p("mu", "friction coefficient", "1", 0.0, 2.0, 1.0),
+    p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.0),
+    p("rho", "rolling resistance length", "m", 0.0, 0.01, 0.0),
+    p("gamma", "spinning resistance length", "m", 0.0, 0.01, 0.0),
 ];
 
 const BAR_PARAMETERS: &[Parameter] = &[

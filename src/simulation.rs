@@ -38,6 +38,8 @@ pub struct Simulation {
     steps: u64,
     /// Steps since then whose solves did not converge, and the worst residual among them.
     unconverged: (u64, f64),
+    /// The smallest gap at the end of any step since then, m (+∞ before the first contact).
+    deepest_gap: f64,
     /// The settings the run started from, and the changes made since.
     start: StartSettings,
     timeline: Timeline,
@@ -227,6 +229,7 @@ impl Simulation {
             count_contacts: contact_capacity(&system) > limits::ISLAND_CONTACTS,
             steps: 0,
             unconverged: (0, 0.0),
+            deepest_gap: f64::INFINITY,
             start: StartSettings {
                 stepper: kind.name().to_string(),
                 dt,
@@ -360,6 +363,10 @@ impl Simulation {
             self.stepper.reset();
             return Err(e);
         }
+        self.deepest_gap = end_contacts
+            .iter()
+            .map(|c| c.gap)
+            .fold(self.deepest_gap, f64::min);
         self.detected = Some(Detected {
             q: self.system.q.clone(),
             margin: self.settings.margin,
@@ -387,6 +394,12 @@ impl Simulation {
     /// with the worst relative residual among them.
     pub fn unconverged_steps(&self) -> (u64, f64) {
         self.unconverged
+    }
+
+    /// The smallest gap of any contact at the end of any step since creation or the last
+    /// reset, m: −(the deepest penetration); +∞ when no contact has been within the margin.
+    pub fn deepest_gap(&self) -> f64 {
+        self.deepest_gap
     }
 
     /// The settings this run started from (at creation, the last reset, or the last change
@@ -671,6 +684,7 @@ impl Simulation {
         self.last = StepReport::default();
         self.steps = 0;
         self.unconverged = (0, 0.0);
+        self.deepest_gap = f64::INFINITY;
         self.timeline.clear();
         self.start = self.settings_now();
         Ok(())

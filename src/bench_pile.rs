@@ -1,0 +1,147 @@
+//! `contactlab bench-pile`: issue 11's pile benchmark natively (ms/step, deepest penetration, final speed, escapes) for the table beside Rapier's.
+//!
+//! Only the step loop is timed. A run that exceeds its time budget stops there and says how
+//! many steps it took, so that a slow configuration reports instead of hanging.
+
+use std::time::Instant;
+
+use contactlab::Simulation;
+use contactlab::presets_pile::pile_state;
+
+/// One benchmark run's figures.
+struct PileRow {
+    preset: String,
+    n: usize,
+    stepper: String,
+    resistance: bool,
+    steps: usize,
+    ms_per_step: f64,
+    deepest_gap: f64,
+    max_speed: f64,
+    escaped: usize,
+    unconverged: u64,
+    worst_residual: f64,
+}
+
+/// Runs one configuration for `steps` steps or until `budget_s` seconds have passed.
+fn run_one(
+    preset: &str,
+    n: usize,
+    stepper: &str,
+    resistance: bool,
+    steps: usize,
+    budget_s: f64,
+) -> Result<PileRow, String> {
+    let mut set = vec![("N".to_string(), n as f64)];
+    if resistance {
+        set.push(("rho".into(), 1e-3));
+        set.push(("gamma".into(), 1e-3));
+    }
+    let mut sim = Simulation::from_preset(preset, &set).map_err(|e| e.to_string())?;
+    sim.set_stepper(stepper).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut done = 0;
+    while done < steps {
+        sim.step()
+            .map_err(|e| format!("{preset} N={n} {stepper}: step {done}: {e}"))?;
+        done += 1;
+        if start.elapsed().as_secs_f64() > budget_s {
+            break;
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let state = pile_state(sim.system());
+    let (unconverged, worst_residual) = sim.unconverged_steps();
+    Ok(PileRow {
+        preset: preset.into(),
+        n,
+        stepper: stepper.into(),
+        resistance,
+        steps: done,
+        ms_per_step: 1e3 * seconds / done as f64,
+        deepest_gap: sim.deepest_gap(),
+        max_speed: state.max_speed,
+        escaped: state.escaped,
+        unconverged,
+        worst_residual,
+    })
+}
+
+/// Parses the options and runs every combination; returns the Markdown table.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let mut sizes = vec![10usize, 100];
+    let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
+    let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
+    let (mut steps, mut budget, mut resistance) = (1000usize, 120.0f64, false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--resistance" {
+            resistance = true;
+            continue;
+        }
+        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        let list = || value.split(',').map(str::to_string).collect::<Vec<_>>();
+        match a.as_str() {
+            "--n" => {
+                sizes = value
+                    .split(',')
+                    .map(|s| s.parse().ok().filter(|n| (1..=1000).contains(n)))
+                    .collect::<Option<Vec<usize>>>()
+                    .ok_or_else(|| {
+                        format!(
+                            "--n: whole numbers in [1, 1000] separated by commas, got '{value}'"
+                        )
+                    })?;
+            }
+            "--steppers" => steppers = list(),
+            "--presets" => presets = list(),
+            "--steps" => {
+                steps = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1_000_000).contains(n))
+                    .ok_or_else(|| {
+                        format!("--steps: a whole number in [1, 1000000], got '{value}'")
+                    })?;
+            }
+            "--budget" => {
+                budget = value
+                    .parse()
+                    .ok()
+                    .filter(|b: &f64| b.is_finite() && *b > 0.0)
+                    .ok_or_else(|| format!("--budget: seconds > 0, got '{value}'"))?;
+            }
+            other => {
+                return Err(format!(
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --resistance"
+                ));
+            }
+        }
+    }
+    let mut out = String::from(
+        "| preset | N | stepper | ρ = γ | steps | ms/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for preset in &presets {
+        for &n in &sizes {
+            for stepper in &steppers {
+                let r = run_one(preset, n, stepper, resistance, steps, budget)?;
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
+                    r.preset,
+                    r.n,
+                    r.stepper,
+                    if r.resistance { "1 mm" } else { "0" },
+                    r.steps,
+                    r.ms_per_step,
+                    (-r.deepest_gap).max(0.0),
+                    r.max_speed,
+                    r.escaped,
+                    r.unconverged,
+                    r.worst_residual
+                ));
+                eprintln!("{}", out.lines().last().unwrap_or(""));
+            }
+        }
+    }
+    Ok(out)
+}

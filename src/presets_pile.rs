@@ -1,0 +1,228 @@
+//! The pile benchmark as presets: N spheres dropped into an open box (`pile`), and its planar analogue, N disks in a 2-D box (`pile-2d`).
+//!
+//! The scene is issue 11's benchmark, fixed so that contactlab and Rapier run the same thing:
+//! spheres of radius 0.05 m and density 1000 kg/m³ (m = 4/3 π r³ ρ = 0.5236 kg), μ = 1, e = 0,
+//! in a box of inner half width 0.35 m; 5 × 5 spheres per layer at a spacing of 0.12 m, layer
+//! k at height 0.1 + 0.12 k, with a deterministic jitter of up to ±1 cm,
+//!
+//! ```text
+//!     jx = 0.01 (((37 i) mod 11) − 5)/5,   jy = 0.01 (((53 i) mod 13) − 6)/6,
+//!     x = −0.24 + 0.12 col + jx,           y = −0.24 + 0.12 row + jy,
+//! ```
+//!
+//! i the sphere's index, col = i mod 5, row = ⌊i/5⌋ mod 5, layer ⌊i/25⌋; h = 1/240 s. The
+//! floor and the four walls are half-spaces (walls without a top: nothing can leave over
+//! them, so a body that escapes has gone through one). The planar pile puts 25 disks in a row
+//! (x = −1.44 + 0.12 col + jx, row k at 0.1 + 0.12 k) between walls 1.55 m either side of the
+//! centre; a disk has the sphere's mass and a disk's inertia ½ m r².
+
+use std::f64::consts::FRAC_1_SQRT_2;
+
+use crate::presets::Values;
+use crate::scene::{BodySpec, Scene, ShapeSpec, SpatialBodySpec, SpatialShapeSpec};
+
+/// Sphere (and disk) radius, m.
+pub const RADIUS: f64 = 0.05;
+/// Density of the spheres, kg/m³.
+pub const DENSITY: f64 = 1000.0;
+/// Inner half width of the 3-D box, m.
+pub const HALF_WIDTH: f64 = 0.35;
+/// Inner half width of the planar box, m.
+pub const HALF_WIDTH_2D: f64 = 1.55;
+/// Time step, s.
+pub const DT: f64 = 1.0 / 240.0;
+/// Centre spacing of the initial lattice, m.
+const SPACING: f64 = 0.12;
+/// Contacts are detected within this gap, m: more than a step's approach at the pile's
+/// largest speed (≈ 5 m/s after a 1.3 m fall: 2 cm per step).
+const MARGIN: f64 = 0.03;
+
+/// Mass of one sphere, kg.
+pub fn sphere_mass() -> f64 {
+    DENSITY * 4.0 / 3.0 * std::f64::consts::PI * RADIUS.powi(3)
+}
+
+/// The deterministic jitter (jx, jy) of body `i`, m.
+pub fn jitter(i: usize) -> (f64, f64) {
+    let jx = 0.01 * (((37 * i) % 11) as f64 - 5.0) / 5.0;
+    let jy = 0.01 * (((53 * i) % 13) as f64 - 6.0) / 6.0;
+    (jx, jy)
+}
+
+/// Initial centre of sphere `i` of the 3-D pile.
+pub fn sphere_position(i: usize) -> [f64; 3] {
+    let (jx, jy) = jitter(i);
+    let (col, row, layer) = (i % 5, (i / 5) % 5, i / 25);
+    [
+        -0.24 + SPACING * col as f64 + jx,
+        -0.24 + SPACING * row as f64 + jy,
+        0.1 + SPACING * layer as f64,
+    ]
+}
+
+/// Initial centre of disk `i` of the planar pile.
+pub fn disk_position(i: usize) -> [f64; 2] {
+    let (jx, _) = jitter(i);
+    let (col, row) = (i % 25, i / 25);
+    [
+        -1.44 + SPACING * col as f64 + jx,
+        0.1 + SPACING * row as f64,
+    ]
+}
+
+/// A fixed half-space whose free side faces along `orientation`'s z axis, through `position`.
+fn wall(name: &str, position: [f64; 3], orientation: [f64; 4]) -> SpatialBodySpec {
+    SpatialBodySpec {
+        name: name.into(),
+        fixed: true,
+        mass: None,
+        inertia: None,
+        position,
+        orientation,
+        velocity: [0.0; 3],
+        angular_velocity: [0.0; 3],
+        shape: SpatialShapeSpec::Plane,
+        contact_points: vec![],
+    }
+}
+
+/// The floor and the four walls of the 3-D box (each wall's free side faces the centre).
+fn box_3d() -> Vec<SpatialBodySpec> {
+    let (w, s) = (HALF_WIDTH, FRAC_1_SQRT_2);
+    vec![
+        wall("floor", [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
+        // A quarter turn about y takes the plane's z to −x (wall at +x) or +x (wall at −x).
+        wall("wall +x", [w, 0.0, 0.0], [s, 0.0, -s, 0.0]),
+        wall("wall -x", [-w, 0.0, 0.0], [s, 0.0, s, 0.0]),
+        // A quarter turn about x takes z to −y (wall at +y) or +y (wall at −y).
+        wall("wall +y", [0.0, w, 0.0], [s, s, 0.0, 0.0]),
+        wall("wall -y", [0.0, -w, 0.0], [s, -s, 0.0, 0.0]),
+    ]
+}
+
+/// The material and stepper the pile runs with.
+fn pile_settings(s: &mut Scene, v: &Values) {
+    s.material.friction = v.get("mu");
+    s.material.restitution = v.get("e");
+    s.material.rolling_resistance = v.get("rho");
+    s.material.spinning_resistance = v.get("gamma");
+    s.stepper.kind = "nsga".into();
+    s.stepper.dt = DT;
+    s.contact_margin = MARGIN;
+    s.duration = 1000.0 * DT;
+}
+
+/// N spheres dropped into an open box.
+pub(crate) fn pile(v: &Values) -> Scene {
+    let n = v.get("N") as usize;
+    let mut bodies = box_3d();
+    bodies.extend((0..n).map(|i| SpatialBodySpec {
+        name: format!("sphere {i}"),
+        fixed: false,
+        mass: Some(sphere_mass()),
+        inertia: None,
+        position: sphere_position(i),
+        orientation: [1.0, 0.0, 0.0, 0.0],
+        velocity: [0.0; 3],
+        angular_velocity: [0.0; 3],
+        shape: SpatialShapeSpec::Sphere { radius: RADIUS },
+        contact_points: vec![],
+    }));
+    let mut s = Scene {
+        name: "pile".into(),
+        gravity: Some(vec![0.0, 0.0, -9.81]),
+        bodies: vec![],
+        spatial_bodies: bodies,
+        forces: vec![],
+        material: Default::default(),
+        stepper: Default::default(),
+        contact_margin: MARGIN,
+        duration: 1.0,
+    };
+    pile_settings(&mut s, v);
+    s
+}
+
+/// A fixed half-plane whose free side faces along its local y, turned by `angle`.
+fn half_plane(name: &str, position: [f64; 2], angle: f64) -> BodySpec {
+    BodySpec {
+        name: name.into(),
+        fixed: true,
+        mass: None,
+        inertia: None,
+        position,
+        angle,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+        shape: ShapeSpec::HalfPlane,
+        contact_points: vec![],
+    }
+}
+
+/// N disks dropped into a 2-D box, 25 to a row.
+pub(crate) fn pile_2d(v: &Values) -> Scene {
+    let n = v.get("N") as usize;
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    // A quarter turn takes the half-plane's y to −x (wall at +x) or +x (wall at −x).
+    let mut bodies = vec![
+        half_plane("floor", [0.0, 0.0], 0.0),
+        half_plane("wall +x", [HALF_WIDTH_2D, 0.0], half_pi),
+        half_plane("wall -x", [-HALF_WIDTH_2D, 0.0], -half_pi),
+    ];
+    let m = sphere_mass();
+    bodies.extend((0..n).map(|i| BodySpec {
+        name: format!("disk {i}"),
+        fixed: false,
+        mass: Some(m),
+        inertia: Some(0.5 * m * RADIUS * RADIUS),
+        position: disk_position(i),
+        angle: 0.0,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+        shape: ShapeSpec::Disk { radius: RADIUS },
+        contact_points: vec![],
+    }));
+    let mut s = Scene {
+        name: "pile-2d".into(),
+        gravity: Some(vec![0.0, -9.81]),
+        bodies,
+        spatial_bodies: vec![],
+        forces: vec![],
+        material: Default::default(),
+        stepper: Default::default(),
+        contact_margin: MARGIN,
+        duration: 1.0,
+    };
+    pile_settings(&mut s, v);
+    s
+}
+
+/// What the benchmark reports of a pile's state besides its cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PileState {
+    /// Largest speed of any body's centre, m/s.
+    pub max_speed: f64,
+    /// Bodies whose centre is outside the box (through a wall or the floor).
+    pub escaped: usize,
+}
+
+/// The state of a pile (`pile` or `pile-2d`) in `system`: its bodies' largest speed and how
+/// many have left the box.
+pub fn pile_state(system: &crate::model::System) -> PileState {
+    let (q, v) = (&system.q, &system.v);
+    let mut state = PileState {
+        max_speed: 0.0,
+        escaped: 0,
+    };
+    for body in system.bodies.iter().filter(|b| !b.is_fixed()) {
+        let p = body.position3(q);
+        state.max_speed = state.max_speed.max(body.twist3(v).0.length());
+        let outside = if body.is_spatial() {
+            p.x.abs() > HALF_WIDTH || p.y.abs() > HALF_WIDTH || p.z < 0.0
+        } else {
+            p.x.abs() > HALF_WIDTH_2D || p.y < 0.0
+        };
+        state.escaped += usize::from(outside);
+    }
+    state
+}
