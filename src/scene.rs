@@ -174,6 +174,8 @@ pub struct StepperSpec {
     pub newton_tolerance: f64,
     /// NSGA and spatial Moreau–Jean: Newton iteration cap.
     pub newton_max_iterations: u64,
+    /// NSGA and Moreau–Jean: sweep cap of block Gauss–Seidel on large islands.
+    pub nsgs_max_sweeps: u64,
 }
 
 impl Default for StepperSpec {
@@ -190,6 +192,7 @@ impl Default for StepperSpec {
             spectral_radius: NsgaSettings::default().spectral_radius,
             newton_tolerance: NewtonOptions::default().tolerance,
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
+            nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
         }
     }
 }
@@ -209,9 +212,11 @@ impl StepperSpec {
             1,
             10_000,
         )?;
+        let max_sweeps = check_count("stepper.nsgs_max_sweeps", self.nsgs_max_sweeps, 1, 100_000)?;
         Ok(NewtonOptions {
             tolerance: self.newton_tolerance,
             max_iterations,
+            max_sweeps,
             ..NewtonOptions::default()
         })
     }

@@ -123,14 +123,7 @@ pub(crate) fn solve_impulses<'a>(
                 }
             }
         }
-        let solution = crate::laws::solve_with(
-            settings.solver,
-            &problem.w,
-            &u_free,
-            &problem.blocks,
-            Some(&guess),
-            options,
-        );
+        let solution = problem.solve(settings.solver, &u_free, Some(&guess), options);
         report.record_solve(
             super::StepSolver::of_laws(solution.method),
             solution.iterations,

@@ -144,6 +144,8 @@ pub enum StepSolver {
     Newton,
     /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves.
     Nsgs,
+    /// A large island: block Gauss–Seidel on the block-sparse problem (W never formed).
+    SparseNsgs,
     /// NSGA: the position-level problem with Coulomb friction did not converge, so the gaps
     /// were corrected exactly by the normal multipliers alone (no position-level friction).
     NormalOnlyCorrection,
@@ -164,6 +166,7 @@ impl StepSolver {
             Self::Pgs => "pgs",
             Self::Newton => "newton",
             Self::Nsgs => "nsgs",
+            Self::SparseNsgs => "sparse-nsgs",
             Self::NormalOnlyCorrection => "normal-only-correction",
             Self::LemkeFallback => "lemke-fallback",
             Self::Polyhedral => "polyhedral",
@@ -186,6 +189,7 @@ impl StepSolver {
             crate::laws::LawMethod::Pgs => Self::Pgs,
             crate::laws::LawMethod::Newton => Self::Newton,
             crate::laws::LawMethod::Nsgs => Self::Nsgs,
+            crate::laws::LawMethod::SparseNsgs => Self::SparseNsgs,
             crate::laws::LawMethod::LemkeFallback => Self::LemkeFallback,
             crate::laws::LawMethod::PolyhedralOnly => Self::Polyhedral,
             crate::laws::LawMethod::Failed => Self::Failed,

@@ -125,6 +125,9 @@ pub struct NsgaStepper {
     settings: NsgaSettings,
     acceleration: Option<(DVector<f64>, DVector<f64>)>,
     warm: BTreeMap<ContactKey, Vec<f64>>,
+    /// The first position pass's multipliers of the last step, by contact: a resting pile
+    /// needs nearly the same correction every step (large islands start from them).
+    warm_position: BTreeMap<ContactKey, Vec<f64>>,
 }
 
 impl NsgaStepper {
@@ -134,6 +137,7 @@ impl NsgaStepper {
             settings,
             acceleration: None,
             warm: BTreeMap::new(),
+            warm_position: BTreeMap::new(),
         }
     }
 }
@@ -170,6 +174,7 @@ impl Stepper for NsgaStepper {
     fn reset(&mut self) {
         self.acceleration = None;
         self.warm.clear();
+        self.warm_position.clear();
     }
 
     fn step(
@@ -243,7 +248,8 @@ impl Stepper for NsgaStepper {
         let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts(system, &q_next, settings.margin);
-        for _pass in 0..POSITION_PASSES {
+        let mut next_position = BTreeMap::new();
+        for pass in 0..POSITION_PASSES {
             if contacts.iter().all(|c| c.gap >= -exact_gap(c)) {
                 break;
             }
@@ -254,7 +260,7 @@ impl Stepper for NsgaStepper {
                 if members.iter().all(|c| c.gap >= -exact_gap(c)) {
                     continue;
                 }
-                let correct = |friction: bool| {
+                let correct = |friction: bool| -> Option<_> {
                     let problem = assemble(
                         system.mass(),
                         &members,
@@ -264,29 +270,55 @@ impl Stepper for NsgaStepper {
                             resistance: false,
                         },
                     );
+                    // Position-level friction in a large island (a pile) is degenerate as a
+                    // rule: sticking at every contact of a sphere wedged among others leaves
+                    // no way to open all the gaps, and the multipliers grow without bound.
+                    // Large islands are corrected by the normal multipliers alone.
+                    if friction && problem.rows() > laws::assembly::DENSE_ROWS {
+                        return None;
+                    }
                     // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν
                     // produces.
-                    let mut u_free = DVector::zeros(problem.w.nrows());
+                    let mut u_free = DVector::zeros(problem.rows());
+                    // Large islands start from the last step's first correction; small
+                    // ones from zero (dense Newton does not need it).
+                    let large = problem.rows() > laws::assembly::DENSE_ROWS && pass == 0;
+                    let mut guess = DVector::zeros(problem.rows());
                     for (c, b) in members.iter().zip(&problem.blocks) {
                         u_free[b.offset] = c.gap;
+                        if let Some(prev) = self.warm_position.get(&c.key).filter(|_| large) {
+                            let len = 1 + b.tangents;
+                            for (k, x) in prev.iter().take(len).enumerate() {
+                                guess[b.offset + k] = *x;
+                            }
+                        }
                     }
-                    let solution = laws::solve(
-                        &problem.w,
+                    let solution = problem.solve(
+                        laws::LawSolver::Newton,
                         &u_free,
-                        &problem.blocks,
-                        None,
+                        large.then_some(&guess),
                         &self.settings.newton,
                     );
-                    (problem, solution)
+                    Some((problem, solution))
                 };
-                let (mut problem, mut solution) = correct(true);
-                let mut method = super::StepSolver::of_laws(solution.method);
-                if !solution.converged {
+                let (mut problem, mut solution, mut method) = match correct(true) {
+                    Some((p, s)) => {
+                        let method = super::StepSolver::of_laws(s.method);
+                        (p, s, method)
+                    }
+                    None => {
+                        let (p, s) =
+                            correct(false).expect("the normal-only correction always runs");
+                        (p, s, super::StepSolver::NormalOnlyCorrection)
+                    }
+                };
+                if !solution.converged && method != super::StepSolver::NormalOnlyCorrection {
                     // Position-level Coulomb friction is degenerate here (redundant contacts
                     // such as a box's four corners, tilted): the gaps are corrected by the
                     // normal multipliers alone, a problem that always has its exact answer,
                     // and the step says so. The velocity level keeps its friction.
-                    let (normal_problem, normal_solution) = correct(false);
+                    let (normal_problem, normal_solution) =
+                        correct(false).expect("the normal-only correction always runs");
                     if normal_solution.converged {
                         report.iterations += solution.iterations;
                         (problem, solution) = (normal_problem, normal_solution);
@@ -302,6 +334,13 @@ impl Stepper for NsgaStepper {
                 // Loaded *and* closed by the linearised correction (u_N the gap it predicts):
                 // a contact far open can carry a multiplier of rounding size (6e-22 for a
                 // sphere 4.6 cm from a box), and must not be held at velocity level.
+                if pass == 0 {
+                    for (c, b) in members.iter().zip(&problem.blocks) {
+                        let len = 1 + b.tangents;
+                        let own = solution.lambda.as_slice()[b.offset..b.offset + len].to_vec();
+                        next_position.insert(c.key, own);
+                    }
+                }
                 for (c, b) in members.iter().zip(&problem.blocks) {
                     if solution.lambda[b.offset] > 0.0
                         && solution.u[b.offset] <= CORRECTION_CLOSED_GAP
@@ -344,6 +383,7 @@ impl Stepper for NsgaStepper {
         system.v = v_next;
         system.t = t_next;
         self.acceleration = Some((a_next, acc));
+        self.warm_position = next_position;
         self.warm.clear();
         for s in &solved {
             for (k, c) in s.contacts.iter().enumerate() {

@@ -1,6 +1,6 @@
 //! Stacking contacts into one law problem: the rows G, W = G M⁻¹ Gᵀ and each contact's block.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 use super::LawBlock;
 use crate::contact::{Contact, ContactMaterial, Delassus, JacobianRow};
@@ -15,17 +15,52 @@ pub struct Laws {
     pub resistance: bool,
 }
 
+/// Islands with more rows than this are solved without forming W, by block Gauss–Seidel on
+/// the block-sparse problem ([`super::sparse`]); smaller ones densely, by semismooth Newton
+/// (or Lemke) with its fallbacks, which is exact and faster there (see docs/benchmarks.md).
+pub const DENSE_ROWS: usize = 60;
+
 /// Contacts stacked for [`super::solve`].
 pub struct Assembled {
     /// Rows and M⁻¹ Gᵀ.
     pub delassus: Delassus,
-    /// W = G M⁻¹ Gᵀ, dense.
-    pub w: DMatrix<f64>,
     /// One block per contact, in the order given.
     pub blocks: Vec<LawBlock>,
 }
 
 impl Assembled {
+    /// Number of multipliers (rows).
+    pub fn rows(&self) -> usize {
+        self.delassus.rows().len()
+    }
+
+    /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
+    /// island, by block-sparse Gauss–Seidel on a large one. The answer lies in the laws'
+    /// admissible sets either way, and says whether it converged.
+    pub fn solve(
+        &self,
+        solver: super::LawSolver,
+        u_free: &DVector<f64>,
+        guess: Option<&DVector<f64>>,
+        options: &super::NewtonOptions,
+    ) -> super::LawSolution {
+        if self.rows() > DENSE_ROWS {
+            return super::sparse::solve(
+                &self.delassus,
+                u_free,
+                &self.blocks,
+                guess,
+                options,
+                super::sparse::SparseOptions {
+                    max_sweeps: options.max_sweeps,
+                    polish: true,
+                },
+            );
+        }
+        let w = self.delassus.dense();
+        super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
+    }
+
     /// Adds the velocity change M⁻¹ Gᵀ λ to `dv` (touching only this problem's bodies, so
     /// many small islands cost in proportion to their size).
     pub fn add_velocity_change(&self, lambda: &DVector<f64>, dv: &mut DVector<f64>) {
@@ -89,11 +124,8 @@ pub fn assemble(
             spinning_resistance: material.spinning_resistance,
         });
     }
-    let delassus = Delassus::new(mass, rows);
-    let w = delassus.dense();
     Assembled {
-        delassus,
-        w,
+        delassus: Delassus::new(mass, rows),
         blocks,
     }
 }

@@ -29,9 +29,11 @@
 //! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
+pub mod newton_krylov;
 pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
+pub mod sparse;
 
 use nalgebra::{DMatrix, DVector};
 
@@ -119,6 +121,8 @@ pub enum LawMethod {
     Newton,
     /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves converged.
     Nsgs,
+    /// A large island: block Gauss–Seidel on the block-sparse problem (W never formed).
+    SparseNsgs,
     /// Newton and block Gauss–Seidel stalled; the polyhedral LCP (Lemke), polished by Newton,
     /// solved it exactly.
     LemkeFallback,
@@ -137,6 +141,7 @@ impl LawMethod {
             Self::Pgs => "pgs",
             Self::Newton => "newton",
             Self::Nsgs => "nsgs",
+            Self::SparseNsgs => "sparse-nsgs",
             Self::LemkeFallback => "lemke-fallback",
             Self::PolyhedralOnly => "polyhedral",
             Self::Failed => "failed",
@@ -155,6 +160,8 @@ pub struct NewtonOptions {
     /// Multiplies the augmentation r = 1/mean(Wᵢᵢ) of each law (any value > 0 gives the same
     /// solution).
     pub augmentation: f64,
+    /// Sweep cap of block Gauss–Seidel on large islands ([`sparse`]).
+    pub max_sweeps: usize,
 }
 
 impl Default for NewtonOptions {
@@ -163,6 +170,7 @@ impl Default for NewtonOptions {
             tolerance: 1e-12,
             max_iterations: 50,
             augmentation: 1.0,
+            max_sweeps: 1000,
         }
     }
 }

@@ -1,0 +1,358 @@
+//! Block Gauss–Seidel on the block-sparse contact problem: W = G M⁻¹ Gᵀ is never formed, so a pile's island of thousands of contacts costs O(nnz) per sweep.
+//!
+//! The problem is the one of [`super::solve`]: u = u_free + W λ with each contact's laws
+//! (normal, Coulomb disc, rolling disc, spinning segment). Instead of W the solver keeps the
+//! generalized velocity change
+//!
+//! ```text
+//!     w = M⁻¹ Gᵀ λ   (one entry per degree of freedom),   so   u_i = u_free,i + G_i · w,
+//! ```
+//!
+//! and each contact's own Delassus block W_cc = G_c M⁻¹ G_cᵀ (at most 6 × 6, from its rows).
+//! One sweep visits the contacts in order and solves each one's laws exactly with the others
+//! frozen: its local problem is u_c = (u_c − W_cc λ_c) + W_cc λ_c'. When W_cc does not couple
+//! the normal to the tangents and is isotropic in the tangent plane (a sphere or disk on a
+//! plane or on another sphere or disk: the normal row moves the centres only, and the two
+//! tangent rows see the same mass and inertia), the local solution is closed-form:
+//!
+//! ```text
+//!     λ_N = max(0, −f_N / W_NN),    λ_T = −f_T / W_TT  if ‖f_T‖ ≤ μ λ_N W_TT,
+//!                                   λ_T = −μ λ_N f_T/‖f_T‖  otherwise (sliding along f_T),
+//! ```
+//!
+//! f the local free quantities. Other blocks (boxes, rolling and spinning resistance) are
+//! solved by the small semismooth Newton with its polyhedral fallback ([`super::solve_local`]).
+//! After each sweep the residual of the *whole* problem — the natural map
+//! R = λ − P(λ − r u), u recomputed from w, with the same per-law augmentation and relative
+//! scale as Newton's — is compared with the tolerance; the solve stops there or at the sweep
+//! cap and says which (never a silent non-convergence).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
+use crate::contact::Delassus;
+
+/// Sweeps over which the residual must at least halve, or the solve stops as stalled.
+const STALL_SWEEPS: usize = 100;
+
+/// Rows of one contact's block (normal, tangents, rolling, spinning).
+fn block_len(b: &LawBlock) -> usize {
+    1 + b.tangents + b.rolling + b.spin
+}
+
+/// Projects `x` onto the ball of radius `radius` (a segment in one dimension); true when it
+/// was outside (the law at its bound).
+fn project_ball(x: &mut [f64], radius: f64) -> bool {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if norm <= radius {
+        return false;
+    }
+    let s = if norm > 0.0 { radius / norm } else { 0.0 };
+    x.iter_mut().for_each(|v| *v *= s);
+    true
+}
+
+/// One contact's local data: its Delassus block (row-major) and per-row augmentation.
+struct LocalBlock {
+    w: [f64; 36],
+    r: [f64; 6],
+    /// True when the closed-form solution applies (see the module notes).
+    closed_form: bool,
+}
+
+impl LocalBlock {
+    fn new(delassus: &Delassus, b: &LawBlock, augmentation: f64) -> Self {
+        let len = block_len(b);
+        let (rows, inv) = (delassus.rows(), delassus.inverse_mass_rows());
+        let mut w = [0.0; 36];
+        for i in 0..len {
+            for j in 0..len {
+                w[i * len + j] = rows[b.offset + i].dot_row(&inv[b.offset + j]);
+            }
+        }
+        // Newton's augmentation: 1/mean(Wᵢᵢ) over each law's rows.
+        let mut r = [augmentation; 6];
+        let laws = b.ball_laws().map(|l| (l.start - b.offset, l.len));
+        for (start, n) in std::iter::once((0, 1)).chain(laws) {
+            if n == 0 {
+                continue;
+            }
+            let mean = (start..start + n).map(|i| w[i * len + i]).sum::<f64>() / n as f64;
+            let value = if mean > 0.0 {
+                augmentation / mean
+            } else {
+                augmentation
+            };
+            r[start..start + n].fill(value);
+        }
+        let t = b.tangents;
+        let closed_form = b.rolling == 0 && b.spin == 0 && {
+            let small = |x: f64, a: f64, c: f64| x.abs() <= 1e-13 * (a * c).sqrt();
+            let wn = w[0];
+            let wt = if t > 0 { w[len + 1] } else { 1.0 };
+            (1..=t).all(|k| small(w[k], wn, wt) && small(w[k * len], wn, wt))
+                && (t < 2
+                    || (small(w[len + 2], wt, wt)
+                        && small(w[2 * len + 1], wt, wt)
+                        && (w[2 * len + 2] - wt).abs() <= 1e-13 * wt))
+        };
+        Self { w, r, closed_form }
+    }
+}
+
+/// The law residual of one block at (λ, u): R = λ − P(λ − r u) written into `out`, its
+/// largest entry and the block's cases.
+fn block_residual(
+    b: &LawBlock,
+    local: &LocalBlock,
+    lambda: &[f64],
+    u: &[f64],
+    out: &mut [f64],
+) -> (f64, LawCases) {
+    let sigma = |k: usize| lambda[k] - local.r[k] * u[k];
+    let pn = sigma(0).max(0.0);
+    out[0] = lambda[0] - pn;
+    let mut worst = out[0].abs();
+    let mut cases = LawCases {
+        open: sigma(0) <= 0.0,
+        slipping: false,
+        rolling: false,
+        spinning: false,
+    };
+    let mut at_bound = [false; 3];
+    for (which, law) in b.ball_laws().iter().enumerate() {
+        if law.len == 0 {
+            continue;
+        }
+        let start = law.start - b.offset;
+        let mut x = [0.0; 2];
+        for (k, xk) in x.iter_mut().enumerate().take(law.len) {
+            *xk = sigma(start + k);
+        }
+        at_bound[which] = project_ball(&mut x[..law.len], law.coefficient * pn);
+        for k in 0..law.len {
+            out[start + k] = lambda[start + k] - x[k];
+            worst = worst.max(out[start + k].abs());
+        }
+    }
+    (cases.slipping, cases.rolling, cases.spinning) = (at_bound[0], at_bound[1], at_bound[2]);
+    (worst, cases)
+}
+
+/// Exact solution of one block's laws with the others frozen; `free` the local free
+/// quantities (u with this block's own contribution removed). Writes the new λ into `out`.
+fn solve_block(
+    b: &LawBlock,
+    local: &LocalBlock,
+    free: &[f64],
+    current: &[f64],
+    options: &NewtonOptions,
+    out: &mut [f64],
+) -> usize {
+    let len = block_len(b);
+    if local.closed_form {
+        let normal = (-free[0] / local.w[0]).max(0.0);
+        out[0] = normal;
+        if b.tangents > 0 {
+            let wt = local.w[len + 1];
+            for k in 0..b.tangents {
+                out[1 + k] = -free[1 + k] / wt;
+            }
+            project_ball(&mut out[1..1 + b.tangents], b.friction * normal);
+        }
+        return 1;
+    }
+    let w = DMatrix::from_row_slice(len, len, &local.w[..len * len]);
+    let local_free = DVector::from_column_slice(free);
+    let guess = DVector::from_column_slice(current);
+    let block = LawBlock { offset: 0, ..*b };
+    let solution = super::solve_local(&w, &local_free, &block, &guess, options);
+    out.copy_from_slice(solution.lambda.as_slice());
+    solution.iterations
+}
+
+/// How far the block-sparse solver goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SparseOptions {
+    /// Sweep cap of block Gauss–Seidel.
+    pub max_sweeps: usize,
+    /// Polish by Newton–Krylov when the sweeps stop short of the tolerance.
+    pub polish: bool,
+}
+
+/// Solves the laws by block Gauss–Seidel without forming W, from `guess` (projected onto
+/// the laws first), polished by Newton–Krylov if the sweeps stall; `converged` when the
+/// whole problem's relative residual reaches `options.tolerance`.
+pub fn solve(
+    delassus: &Delassus,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+    sparse: SparseOptions,
+) -> LawSolution {
+    let max_sweeps = sparse.max_sweeps;
+    let n = u_free.len();
+    let (rows, inv) = (delassus.rows(), delassus.inverse_mass_rows());
+    let locals: Vec<LocalBlock> = blocks
+        .iter()
+        .map(|b| LocalBlock::new(delassus, b, options.augmentation))
+        .collect();
+    let mut lambda = match guess {
+        Some(g) if g.len() == n && g.iter().all(|x| x.is_finite()) => {
+            super::project_onto_laws(g, blocks)
+        }
+        _ => DVector::zeros(n),
+    };
+    // w = M⁻¹ Gᵀ λ.
+    let mut w = vec![0.0; crate::lcp::DelassusOperator::work_len(delassus)];
+    for (i, row) in inv.iter().enumerate() {
+        if lambda[i] != 0.0 {
+            row.add_transpose_to_slice(lambda[i], &mut w);
+        }
+    }
+    // The impulse scale of the problem, as Newton measures it.
+    let mut free_scale = 1e-300f64;
+    for (b, local) in blocks.iter().zip(&locals) {
+        for k in 0..block_len(b) {
+            let x = u_free[b.offset + k] * local.r[k] / options.augmentation;
+            free_scale = free_scale.max(x.abs());
+        }
+    }
+    let mut u = DVector::zeros(n);
+    let mut cases = vec![
+        LawCases {
+            open: true,
+            slipping: false,
+            rolling: false,
+            spinning: false,
+        };
+        blocks.len()
+    ];
+    // The residual of the whole problem at λ (u recomputed from w = M⁻¹ Gᵀ λ): R into
+    // `r_out`, the cases, and max |R| relative to the impulse scale.
+    let evaluate = |lambda: &[f64],
+                    w: &[f64],
+                    u: &mut DVector<f64>,
+                    r_out: &mut [f64],
+                    cases: &mut [LawCases]|
+     -> f64 {
+        for i in 0..n {
+            u[i] = u_free[i] + rows[i].dot_slice(w);
+        }
+        let mut worst = 0.0f64;
+        for (k, (b, local)) in blocks.iter().zip(&locals).enumerate() {
+            let range = b.offset..b.offset + block_len(b);
+            let (res, c) = block_residual(
+                b,
+                local,
+                &lambda[range.clone()],
+                &u.as_slice()[range.clone()],
+                &mut r_out[range],
+            );
+            worst = worst.max(res);
+            cases[k] = c;
+        }
+        let scale = lambda.iter().fold(free_scale, |m, x| m.max(x.abs()));
+        worst / scale
+    };
+    let mut r_vec = vec![0.0; n];
+    let mut assess =
+        |lambda: &DVector<f64>, w: &[f64], u: &mut DVector<f64>, cases: &mut [LawCases]| -> f64 {
+            evaluate(lambda.as_slice(), w, u, &mut r_vec, cases)
+        };
+    let mut residual = assess(&lambda, &w, &mut u, &mut cases);
+    let mut iterations = 0;
+    let (mut free, mut next) = ([0.0; 6], [0.0; 6]);
+    let mut checkpoint = residual;
+    while residual > options.tolerance && iterations < max_sweeps {
+        iterations += 1;
+        // Symmetric Gauss–Seidel: forward on odd sweeps, backward on even ones.
+        let forward = iterations % 2 == 1;
+        let order: Box<dyn Iterator<Item = (&LawBlock, &LocalBlock)>> = if forward {
+            Box::new(blocks.iter().zip(&locals))
+        } else {
+            Box::new(blocks.iter().zip(&locals).rev())
+        };
+        for (b, local) in order {
+            let len = block_len(b);
+            let o = b.offset;
+            // Local free quantities: u_c − W_cc λ_c.
+            for i in 0..len {
+                let mut f = u_free[o + i] + rows[o + i].dot_slice(&w);
+                for j in 0..len {
+                    f -= local.w[i * len + j] * lambda[o + j];
+                }
+                free[i] = f;
+            }
+            let current = &lambda.as_slice()[o..o + len];
+            solve_block(b, local, &free[..len], current, options, &mut next[..len]);
+            for k in 0..len {
+                let change = next[k] - lambda[o + k];
+                if change != 0.0 {
+                    inv[o + k].add_transpose_to_slice(change, &mut w);
+                    lambda[o + k] = next[k];
+                }
+            }
+        }
+        residual = assess(&lambda, &w, &mut u, &mut cases);
+        // A stall: no halving of the residual in STALL_SWEEPS sweeps. Degenerate problems
+        // (position-level friction at redundant sticking contacts, whose multipliers grow
+        // without bound) stall for good; the caller falls back, and says so.
+        if iterations % STALL_SWEEPS == 0 {
+            if residual > 0.5 * checkpoint {
+                break;
+            }
+            checkpoint = residual;
+        }
+    }
+    if residual > options.tolerance && sparse.polish {
+        // Block Gauss–Seidel converges linearly, and slowly in a deep pile; from where it
+        // stopped, semismooth Newton on R(λ) with GMRES inner solves (W applied through
+        // the rows, never formed) finishes the job.
+        let mut x = lambda.as_slice().to_vec();
+        let (mut wx, mut ux) = (vec![0.0; w.len()], DVector::zeros(n));
+        let mut scratch_cases = cases.clone();
+        let outcome = super::newton_krylov::solve(
+            &mut x,
+            |x, out| {
+                wx.fill(0.0);
+                for (i, row) in inv.iter().enumerate() {
+                    if x[i] != 0.0 {
+                        row.add_transpose_to_slice(x[i], &mut wx);
+                    }
+                }
+                evaluate(x, &wx, &mut ux, out, &mut scratch_cases);
+            },
+            |x, r| {
+                let scale = x.iter().fold(free_scale, |m, v| m.max(v.abs()));
+                r.iter().fold(0.0f64, |m, v| m.max(v.abs())) <= options.tolerance * scale
+            },
+            &super::newton_krylov::KrylovOptions::default(),
+        );
+        iterations += outcome.inner + outcome.newton;
+        // Keep Newton's answer if, inside the laws, it is better than Gauss–Seidel's.
+        let candidate = super::project_onto_laws(&DVector::from_vec(x), blocks);
+        let mut wc = vec![0.0; w.len()];
+        for (i, row) in inv.iter().enumerate() {
+            if candidate[i] != 0.0 {
+                row.add_transpose_to_slice(candidate[i], &mut wc);
+            }
+        }
+        let (mut uc, mut cc) = (DVector::zeros(n), cases.clone());
+        let polished = assess(&candidate, &wc, &mut uc, &mut cc);
+        if polished < residual {
+            (lambda, u, cases, residual) = (candidate, uc, cc, polished);
+        }
+    }
+    let converged = residual <= options.tolerance && lambda.iter().all(|x| x.is_finite());
+    LawSolution {
+        lambda,
+        u,
+        cases,
+        iterations,
+        residual,
+        converged,
+        method: LawMethod::SparseNsgs,
+    }
+}
