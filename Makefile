@@ -16,7 +16,7 @@ WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
 .PHONY: test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
-	setup-native setup-web setup-browser setup-fuzz fuzz soak
+	setup-native setup-web setup-browser setup-fuzz fuzz soak bench-pile
 
 ## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
 test: test-native test-wasm test-page
@@ -42,7 +42,7 @@ setup-web: setup-native
 	@rustup target list --installed | grep -q '^$(WASM_TARGET)$$' || rustup target add $(WASM_TARGET)
 	@wasm-bindgen --version 2>/dev/null | grep -q ' $(WASM_BINDGEN_VERSION)$$' || \
 		$(CARGO) install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
-	@[ -x $(WASM_OPT) ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	@[ -x $(WASM_OPT) ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] && [ -d node_modules/@dimforge/rapier3d-compat ] || npm ci --no-audit --no-fund
 
 setup-browser: setup-web
 	@command -v wasm-pack >/dev/null || $(CARGO) install --locked wasm-pack
@@ -97,3 +97,10 @@ bench:
 bench-web: setup-browser web
 	node tools/bench-web.mjs
 	node tools/bench-figures.mjs
+
+## make bench-pile — issue 11's pile: contactlab wasm vs Rapier wasm in one Node process, and
+## native beside them (PILE_ARGS="--n 10,100,1000 --budget 600" for the full table).
+PILE_ARGS ?= --n 10,100
+bench-pile: web
+	$(CARGO) build --release --locked --bin contactlab
+	node tools/bench-pile.mjs $(PILE_ARGS)

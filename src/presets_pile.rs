@@ -39,7 +39,7 @@ const MARGIN: f64 = 0.03;
 
 /// Mass of one sphere, kg.
 pub fn sphere_mass() -> f64 {
-    DENSITY * 4.0 / 3.0 * std::f64::consts::PI * RADIUS.powi(3)
+    DENSITY * 4.0 / 3.0 * std::f64::consts::PI * RADIUS * RADIUS * RADIUS
 }
 
 /// The deterministic jitter (jx, jy) of body `i`, m.

@@ -620,6 +620,21 @@ impl Simulation {
     }
 
     /// The worst relative residual among those steps (0 when every step converged).
+    /// The smallest gap at the end of any step since creation or the last reset, m
+    /// (−penetration; `Infinity` before any contact).
+    #[wasm_bindgen(getter, js_name = deepestGap)]
+    pub fn deepest_gap(&self) -> f64 {
+        self.inner.deepest_gap()
+    }
+
+    /// For the `pile` presets: `{maxSpeed, escaped}` (the largest speed of a body's centre,
+    /// m/s, and how many bodies have left the box).
+    #[wasm_bindgen(js_name = pileState)]
+    pub fn pile_state(&self) -> JsValue {
+        let state = crate::presets_pile::pile_state(self.inner.system());
+        to_js(&serde_json::json!({"maxSpeed": state.max_speed, "escaped": state.escaped}))
+    }
+
     #[wasm_bindgen(getter, js_name = worstResidual)]
     pub fn worst_residual(&self) -> f64 {
         self.inner.unconverged_steps().1

@@ -223,7 +223,13 @@ function render() {
   const laws = sim.spatial && (sim.stepper === "nsga" || sim.stepper === "moreau-jean") ? sim.lawData() : null;
   const CASES = ["open", "stick", "slip", "rolling", "spinning"];
   const c = layout.contact;
-  ids.forEach((id, k) => {
+  // A pile has hundreds of contacts: the readout lists the first few and sums up the rest.
+  const SHOWN = 8;
+  if (ids.length > SHOWN) {
+    rows.push(["contacts", `${ids.length} (the first ${SHOWN} listed)`]);
+    rows.push(["deepest gap", `${format(sim.deepestGap * 1e3)} mm (since reset)`]);
+  }
+  ids.slice(0, SHOWN).forEach((id, k) => {
     rows.push([`N ${id}`, `${format(contacts[c.stride * k + c.normal])} N`]);
     rows.push([`d ${id}`, `${format(contacts[c.stride * k + c.gap] * 1e3)} mm`]);
     rows.push([`state ${id}`, STATE_NAMES[contacts[c.stride * k + c.state]] ?? "?"]);

@@ -1,0 +1,168 @@
+// Issue 11's pile benchmark in one Node process: contactlab's wasm build (www/pkg) against
+// Rapier's wasm builds (@dimforge/rapier3d-compat, rapier2d-compat) on the same scene, and the
+// native contactlab beside them. Prints ms/step, deepest penetration, final max speed and
+// escaped bodies. Only the step loop is timed.
+//
+// Usage: node tools/bench-pile.mjs [--n 10,100,1000] [--steps 1000] [--budget SECONDS]
+//                                  [--steppers nsga,moreau-jean] [--resistance]
+import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { initSync, Simulation } from "../www/pkg/contactlab.js";
+import RAPIER3 from "@dimforge/rapier3d-compat";
+import RAPIER2 from "@dimforge/rapier2d-compat";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const sizes = option("--n", "10,100").split(",").map(Number);
+const steps = Number(option("--steps", "1000"));
+const budget = Number(option("--budget", "120"));
+const steppers = option("--steppers", "nsga,moreau-jean").split(",");
+const resistance = args.includes("--resistance");
+
+// The scene (src/presets_pile.rs is its definition).
+const R = 0.05, DENSITY = 1000, HALF = 0.35, HALF_2D = 1.55, DT = 1 / 240, MU = 1;
+const jitter = (i) => [0.01 * (((37 * i) % 11) - 5) / 5, 0.01 * (((53 * i) % 13) - 6) / 6];
+const sphereAt = (i) => {
+  const [jx, jy] = jitter(i);
+  return [-0.24 + 0.12 * (i % 5) + jx, -0.24 + 0.12 * (Math.floor(i / 5) % 5) + jy, 0.1 + 0.12 * Math.floor(i / 25)];
+};
+const diskAt = (i) => [-1.44 + 0.12 * (i % 25) + jitter(i)[0], 0.1 + 0.12 * Math.floor(i / 25)];
+
+initSync({ module: readFileSync(new URL("../www/pkg/contactlab_bg.wasm", import.meta.url)) });
+await RAPIER3.init();
+await RAPIER2.init();
+
+function runContactlab(preset, n, stepper) {
+  const params = { N: n };
+  if (resistance) Object.assign(params, { rho: 1e-3, gamma: 1e-3 });
+  const sim = Simulation.preset(preset, params);
+  sim.setStepper(stepper);
+  let done = 0, elapsed = 0;
+  while (done < steps && elapsed < budget * 1000) {
+    const t0 = performance.now();
+    done += sim.step(Math.min(steps - done, 16));
+    elapsed += performance.now() - t0;
+  }
+  const state = sim.pileState();
+  const row = {
+    engine: `contactlab wasm ${stepper}`, preset, n, steps: done, ms: elapsed / done,
+    penetration: Math.max(0, -sim.deepestGap), speed: state.maxSpeed, escaped: state.escaped,
+    note: `${sim.unconvergedSteps} unconverged steps`,
+  };
+  sim.free();
+  return row;
+}
+
+// Deepest penetration among spheres (or disks) and the box, by a grid of cell 2R.
+function penetration(centres, dim) {
+  let deepest = 0;
+  const cell = 2 * R, grid = new Map();
+  const key = (c) => c.map((x) => Math.floor(x / cell)).join(",");
+  centres.forEach((c, i) => {
+    const k = key(c);
+    if (!grid.has(k)) grid.set(k, []);
+    grid.get(k).push(i);
+    const half = dim === 3 ? HALF : HALF_2D;
+    deepest = Math.max(deepest, R - (c[dim - 1]), R - (half - Math.abs(c[0])));
+    if (dim === 3) deepest = Math.max(deepest, R - (HALF - Math.abs(c[1])));
+  });
+  const offsets = dim === 3
+    ? [-1, 0, 1].flatMap((a) => [-1, 0, 1].flatMap((b) => [-1, 0, 1].map((d) => [a, b, d])))
+    : [-1, 0, 1].flatMap((a) => [-1, 0, 1].map((b) => [a, b]));
+  centres.forEach((c, i) => {
+    const base = c.map((x) => Math.floor(x / cell));
+    for (const o of offsets) {
+      for (const j of grid.get(base.map((b, k) => b + o[k]).join(",")) ?? []) {
+        if (j <= i) continue;
+        const d = Math.hypot(...c.map((x, k) => x - centres[j][k]));
+        deepest = Math.max(deepest, 2 * R - d);
+      }
+    }
+  });
+  return deepest;
+}
+
+function runRapier(dim, n, sleeping) {
+  const RAPIER = dim === 3 ? RAPIER3 : RAPIER2;
+  const world = dim === 3 ? new RAPIER.World({ x: 0, y: 0, z: -9.81 }) : new RAPIER.World({ x: 0, y: -9.81 });
+  world.timestep = DT;
+  const fixed = (pos, half) => {
+    const body = world.createRigidBody(
+      dim === 3 ? RAPIER.RigidBodyDesc.fixed().setTranslation(...pos) : RAPIER.RigidBodyDesc.fixed().setTranslation(...pos),
+    );
+    world.createCollider(RAPIER.ColliderDesc.cuboid(...half).setFriction(MU).setRestitution(0), body);
+  };
+  const H = 10; // wall half height: no sphere can pass over
+  if (dim === 3) {
+    fixed([0, 0, -0.5], [2, 2, 0.5]);
+    fixed([HALF + 0.5, 0, H], [0.5, 2, H]);
+    fixed([-HALF - 0.5, 0, H], [0.5, 2, H]);
+    fixed([0, HALF + 0.5, H], [2, 0.5, H]);
+    fixed([0, -HALF - 0.5, H], [2, 0.5, H]);
+  } else {
+    fixed([0, -0.5], [3, 0.5]);
+    fixed([HALF_2D + 0.5, H], [0.5, H]);
+    fixed([-HALF_2D - 0.5, H], [0.5, H]);
+  }
+  const mass = (DENSITY * 4 * Math.PI * R ** 3) / 3;
+  const bodies = [];
+  for (let i = 0; i < n; i++) {
+    const p = dim === 3 ? sphereAt(i) : diskAt(i);
+    const desc = RAPIER.RigidBodyDesc.dynamic().setTranslation(...p).setCanSleep(sleeping);
+    const body = world.createRigidBody(desc);
+    // The sphere's mass (a disk too: contactlab gives both 0.5236 kg).
+    const collider = RAPIER.ColliderDesc.ball(R).setFriction(MU).setRestitution(0).setMass(mass);
+    world.createCollider(collider, body);
+    bodies.push(body);
+  }
+  let elapsed = 0, deepest = 0, done = 0;
+  const centres = () => bodies.map((b) => {
+    const t = b.translation();
+    return dim === 3 ? [t.x, t.y, t.z] : [t.x, t.y];
+  });
+  while (done < steps && elapsed < budget * 1000) {
+    const t0 = performance.now();
+    world.step();
+    elapsed += performance.now() - t0;
+    done++;
+    deepest = Math.max(deepest, penetration(centres(), dim));
+  }
+  let speed = 0, escaped = 0;
+  for (const b of bodies) {
+    const v = b.linvel(), t = b.translation();
+    speed = Math.max(speed, Math.hypot(v.x, v.y, v.z ?? 0));
+    const out = dim === 3
+      ? Math.abs(t.x) > HALF || Math.abs(t.y) > HALF || t.z < 0
+      : Math.abs(t.x) > HALF_2D || t.y < 0;
+    escaped += out ? 1 : 0;
+  }
+  world.free();
+  return {
+    engine: `Rapier ${dim}D ${RAPIER.version()} sleeping ${sleeping ? "on" : "off"}`,
+    preset: dim === 3 ? "pile" : "pile-2d", n, steps: done, ms: elapsed / done,
+    penetration: deepest, speed, escaped, note: "",
+  };
+}
+
+console.log(`Node ${process.version}; contactlab wasm from www/pkg; ${steps} steps of h = 1/240 s; ρ = γ = ${resistance ? "1 mm" : "0"}.\n`);
+console.log("| scene | N | engine | steps | ms/step | ratio to Rapier (sleeping off) | deepest penetration [m] | final max speed [m/s] | escaped | note |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const [preset, dim] of [["pile", 3], ["pile-2d", 2]]) {
+  for (const n of sizes) {
+    const rows = [runRapier(dim, n, false), runRapier(dim, n, true)];
+    for (const s of steppers) rows.push(runContactlab(preset, n, s));
+    const reference = rows[0].ms;
+    for (const r of rows) {
+      console.log(`| ${r.preset} | ${r.n} | ${r.engine} | ${r.steps} | ${r.ms.toFixed(3)} | ${(r.ms / reference).toFixed(2)} | ${r.penetration.toExponential(2)} | ${r.speed.toExponential(2)} | ${r.escaped} | ${r.note} |`);
+    }
+  }
+}
+
+console.log("\nNative, same sitting (target/release/contactlab bench-pile):\n");
+const nativeArgs = ["bench-pile", "--n", sizes.join(","), "--steppers", steppers.join(","), "--steps", String(steps), "--budget", String(budget)];
+if (resistance) nativeArgs.push("--resistance");
+console.log(execFileSync("target/release/contactlab", nativeArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
