@@ -35,7 +35,8 @@ impl Assembled {
     }
 
     /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
-    /// island, by block-sparse Gauss–Seidel on a large one. The answer lies in the laws'
+    /// island, by block-sparse Gauss–Seidel on a large one (polished by Newton–Krylov when
+    /// `solver` is Newton). The answer lies in the laws'
     /// admissible sets either way, and says whether it converged.
     pub fn solve(
         &self,
@@ -53,7 +54,10 @@ impl Assembled {
                 options,
                 super::sparse::SparseOptions {
                     max_sweeps: options.max_sweeps,
-                    polish: true,
+                    // Newton–Krylov finishes what the sweeps leave when Newton is the
+                    // solver asked for (NSGA); Moreau–Jean's Lemke/PGS settings keep to the
+                    // sweeps (measured: the polish costs it 10× and converges rarely).
+                    polish: matches!(solver, super::LawSolver::Newton),
                 },
             );
         }

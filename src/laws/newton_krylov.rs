@@ -27,10 +27,12 @@ pub struct KrylovOptions {
 
 impl Default for KrylovOptions {
     fn default() -> Self {
+        // Measured on the pile of 100 spheres (docs/benchmarks.md): a long Krylov basis
+        // before a restart matters most (restarting after 30 stalls on a deep pile).
         Self {
-            max_newton: 8,
-            restart: 30,
-            max_inner: 150,
+            max_newton: 20,
+            restart: 100,
+            max_inner: 1000,
             forcing: 1e-4,
         }
     }

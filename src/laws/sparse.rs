@@ -211,12 +211,20 @@ pub fn solve(
             row.add_transpose_to_slice(lambda[i], &mut w);
         }
     }
-    // The impulse scale of the problem, as Newton measures it.
+    // The impulse scale of the problem: the free relative motion that the multipliers must
+    // stop, as an impulse (|u_free|/Wᵢᵢ). Unlike dense Newton's, a normal row counts only
+    // when it approaches (u_free,N < 0): a large island holds many contacts open by up to
+    // the margin, and their gaps must not set the scale against which a millimicron
+    // penetration is judged.
     let mut free_scale = 1e-300f64;
     for (b, local) in blocks.iter().zip(&locals) {
         for k in 0..block_len(b) {
-            let x = u_free[b.offset + k] * local.r[k] / options.augmentation;
-            free_scale = free_scale.max(x.abs());
+            let demand = if k == 0 {
+                (-u_free[b.offset]).max(0.0)
+            } else {
+                u_free[b.offset + k].abs()
+            };
+            free_scale = free_scale.max(demand * local.r[k] / options.augmentation);
         }
     }
     let mut u = DVector::zeros(n);
