@@ -14,6 +14,7 @@ struct PileRow {
     n: usize,
     stepper: String,
     resistance: bool,
+    sleep: bool,
     steps: usize,
     ms_per_step: f64,
     deepest_gap: f64,
@@ -28,11 +29,14 @@ fn run_one(
     preset: &str,
     n: usize,
     stepper: &str,
-    resistance: bool,
+    (resistance, sleep): (bool, bool),
     steps: usize,
     budget_s: f64,
 ) -> Result<PileRow, String> {
-    let mut set = vec![("N".to_string(), n as f64)];
+    let mut set = vec![
+        ("N".to_string(), n as f64),
+        ("sleep".into(), f64::from(u8::from(sleep))),
+    ];
     if resistance {
         set.push(("rho".into(), 1e-3));
         set.push(("gamma".into(), 1e-3));
@@ -57,6 +61,7 @@ fn run_one(
         n,
         stepper: stepper.into(),
         resistance,
+        sleep,
         steps: done,
         ms_per_step: 1e3 * seconds / done as f64,
         deepest_gap: sim.deepest_gap(),
@@ -72,11 +77,15 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut sizes = vec![10usize, 100];
     let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
-    let (mut steps, mut budget, mut resistance) = (1000usize, 120.0f64, false);
+    let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
             resistance = true;
+            continue;
+        }
+        if a == "--sleep" {
+            sleep = true;
             continue;
         }
         let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
@@ -113,24 +122,25 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --resistance"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --resistance, --sleep"
                 ));
             }
         }
     }
     let mut out = String::from(
-        "| preset | N | stepper | ρ = γ | steps | ms/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| preset | N | stepper | ρ = γ | sleeping | steps | ms/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for preset in &presets {
         for &n in &sizes {
             for stepper in &steppers {
-                let r = run_one(preset, n, stepper, resistance, steps, budget)?;
+                let r = run_one(preset, n, stepper, (resistance, sleep), steps, budget)?;
                 out.push_str(&format!(
-                    "| {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
+                    "| {} | {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,
                     r.n,
                     r.stepper,
                     if r.resistance { "1 mm" } else { "0" },
+                    if r.sleep { "on" } else { "off" },
                     r.steps,
                     r.ms_per_step,
                     (-r.deepest_gap).max(0.0),

@@ -38,6 +38,7 @@ pub mod scene_fields;
 pub mod scene_loads;
 pub mod scene_spatial;
 pub mod simulation;
+pub mod sleep;
 pub mod theory;
 pub mod timeline;
 pub mod trace;

@@ -59,7 +59,7 @@ const USAGE: &str = "usage:
   contactlab lcp <file.json|->
   contactlab bench [--quick] [--json]
   contactlab bench-pile [--n 10,100,1000] [--steppers nsga,moreau-jean] [--presets pile,pile-2d]
-                        [--steps 1000] [--budget SECONDS] [--resistance]
+                        [--steps 1000] [--budget SECONDS] [--resistance] [--sleep]
   contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
 const COMMANDS: &str = "presets, scene, run, modes, sweep, lcp, bench, bench-pile, soak, help";

@@ -460,6 +460,12 @@ const PILE_PARAMETERS: &[Parameter] = &[
     p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.0),
     p("rho", "rolling resistance length", "m", 0.0, 0.01, 0.0),
     p("gamma", "spinning resistance length", "m", 0.0, 0.01, 0.0),
+    choice(
+        "sleep",
+        "sleeping: 0 off, 1 islands at rest sleep until touched",
+        1.0,
+        0.0,
+    ),
 ];
 
 const BAR_PARAMETERS: &[Parameter] = &[

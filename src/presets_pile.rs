@@ -108,6 +108,7 @@ fn pile_settings(s: &mut Scene, v: &Values) {
     s.material.rolling_resistance = v.get("rho");
     s.material.spinning_resistance = v.get("gamma");
     s.stepper.kind = "nsga".into();
+    s.stepper.sleep = v.get("sleep") == 1.0;
     s.stepper.dt = DT;
     // The laws of a pile's one large island are solved iteratively to a relative residual of
     // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m

@@ -176,6 +176,8 @@ pub struct StepperSpec {
     pub newton_max_iterations: u64,
     /// NSGA and Moreau–Jean: sweep cap of block Gauss–Seidel on large islands.
     pub nsgs_max_sweeps: u64,
+    /// Islands of bodies at rest fall asleep until touched (see `crate::sleep`).
+    pub sleep: bool,
 }
 
 impl Default for StepperSpec {
@@ -193,6 +195,7 @@ impl Default for StepperSpec {
             newton_tolerance: NewtonOptions::default().tolerance,
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
             nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
+            sleep: false,
         }
     }
 }

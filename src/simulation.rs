@@ -16,6 +16,7 @@ use crate::model::{AppliedForce, ForceLaw, System};
 use crate::modes::{self, ModalAnalysis};
 use crate::presets::{self, Preset};
 use crate::scene::{Scene, limits};
+use crate::sleep::Sleep;
 use crate::timeline::{Change, Timeline};
 use crate::trace::{BodyLayout, BodySample, ContactSample, Sample, Trace};
 use serde::Serialize;
@@ -40,6 +41,8 @@ pub struct Simulation {
     unconverged: (u64, f64),
     /// The smallest gap at the end of any step since then, m (+∞ before the first contact).
     deepest_gap: f64,
+    /// Which bodies rest and sleep (when the scene switches sleeping on).
+    sleep: Sleep,
     /// The settings the run started from, and the changes made since.
     start: StartSettings,
     timeline: Timeline,
@@ -230,6 +233,7 @@ impl Simulation {
             steps: 0,
             unconverged: (0, 0.0),
             deepest_gap: f64::INFINITY,
+            sleep: Sleep::new(scene.stepper.sleep, system.bodies.len()),
             start: StartSettings {
                 stepper: kind.name().to_string(),
                 dt,
@@ -345,8 +349,13 @@ impl Simulation {
                 )));
             }
         }
-        let start = cached
+        let mut start = cached
             .unwrap_or_else(|| detect_contacts(&self.system, &self.system.q, self.settings.margin));
+        // A sleeping island within the margin of a moving body wakes before the step, and
+        // its contacts (not looked for while it slept) are found.
+        if self.sleep.wake_touched(&mut self.system, &start) {
+            start = detect_contacts(&self.system, &self.system.q, self.settings.margin);
+        }
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
         // M(q) of bodies with unequal principal inertias turns with them.
         self.system.refresh_mass();
@@ -367,7 +376,11 @@ impl Simulation {
             .iter()
             .map(|c| c.gap)
             .fold(self.deepest_gap, f64::min);
-        self.detected = Some(Detected {
+        let slept_or_woke =
+            self.sleep
+                .update(&mut self.system, &end_contacts, self.dt, &mut *self.stepper);
+        // Falling asleep or waking changes which contacts are looked for: detect afresh.
+        self.detected = (!slept_or_woke).then(|| Detected {
             q: self.system.q.clone(),
             margin: self.settings.margin,
             contacts: end_contacts,
@@ -394,6 +407,11 @@ impl Simulation {
     /// with the worst relative residual among them.
     pub fn unconverged_steps(&self) -> (u64, f64) {
         self.unconverged
+    }
+
+    /// Bodies asleep now (always 0 unless the scene's `stepper.sleep` is on).
+    pub fn sleeping_bodies(&self) -> usize {
+        Sleep::sleeping(&self.system)
     }
 
     /// The smallest gap of any contact at the end of any step since creation or the last
@@ -685,6 +703,7 @@ impl Simulation {
         self.steps = 0;
         self.unconverged = (0, 0.0);
         self.deepest_gap = f64::INFINITY;
+        self.sleep = Sleep::new(self.scene.stepper.sleep, self.system.bodies.len());
         self.timeline.clear();
         self.start = self.settings_now();
         Ok(())
@@ -726,6 +745,7 @@ impl Simulation {
         if system.dofs() != self.acceleration.len() {
             self.acceleration = DVector::zeros(system.dofs());
         }
+        self.sleep = Sleep::new(scene.stepper.sleep, system.bodies.len());
         self.scene = scene;
         self.system = system;
         self.settings = settings;
@@ -811,6 +831,10 @@ impl Simulation {
         pushes.retain(|p| p.body != index);
         if force != [0.0, 0.0] || torque != 0.0 {
             pushes.push(AppliedForce { body: index, law });
+        }
+        // A push moves what it touches: everything wakes (contacts must be found again).
+        if self.sleep.wake_all(&mut self.system) {
+            self.detected = None;
         }
         self.note(Change::Push {
             body: body.to_string(),

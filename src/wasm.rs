@@ -627,6 +627,12 @@ impl Simulation {
         self.inner.deepest_gap()
     }
 
+    /// Bodies asleep now (0 unless the scene has sleeping on).
+    #[wasm_bindgen(getter, js_name = sleepingBodies)]
+    pub fn sleeping_bodies(&self) -> u32 {
+        self.inner.sleeping_bodies() as u32
+    }
+
     /// For the `pile` presets: `{maxSpeed, escaped}` (the largest speed of a body's centre,
     /// m/s, and how many bodies have left the box).
     #[wasm_bindgen(js_name = pileState)]

@@ -36,8 +36,8 @@ initSync({ module: readFileSync(new URL("../www/pkg/contactlab_bg.wasm", import.
 await RAPIER3.init();
 await RAPIER2.init();
 
-function runContactlab(preset, n, stepper) {
-  const params = { N: n };
+function runContactlab(preset, n, stepper, sleep = false) {
+  const params = { N: n, sleep: sleep ? 1 : 0 };
   if (resistance) Object.assign(params, { rho: 1e-3, gamma: 1e-3 });
   const sim = Simulation.preset(preset, params);
   sim.setStepper(stepper);
@@ -49,7 +49,7 @@ function runContactlab(preset, n, stepper) {
   }
   const state = sim.pileState();
   const row = {
-    engine: `contactlab wasm ${stepper}`, preset, n, steps: done, ms: elapsed / done,
+    engine: `contactlab wasm ${stepper} sleeping ${sleep ? "on" : "off"}`, preset, n, steps: done, ms: elapsed / done,
     penetration: Math.max(0, -sim.deepestGap), speed: state.maxSpeed, escaped: state.escaped,
     note: `${sim.unconvergedSteps} unconverged steps`,
   };
@@ -155,6 +155,7 @@ for (const [preset, dim] of [["pile", 3], ["pile-2d", 2]]) {
   for (const n of sizes) {
     const rows = [runRapier(dim, n, false), runRapier(dim, n, true)];
     for (const s of steppers) rows.push(runContactlab(preset, n, s));
+    rows.push(runContactlab(preset, n, steppers[0], true));
     const reference = rows[0].ms;
     for (const r of rows) {
       console.log(`| ${r.preset} | ${r.n} | ${r.engine} | ${r.steps} | ${r.ms.toFixed(3)} | ${(r.ms / reference).toFixed(2)} | ${r.penetration.toExponential(2)} | ${r.speed.toExponential(2)} | ${r.escaped} | ${r.note} |`);

@@ -255,15 +255,18 @@ fn colliders<'a>(system: &'a System, q: &DVector<f64>) -> Vec<Collider<'a>> {
         .collect()
 }
 
+/// Each body's bounding sphere; a sleeping body counts as fixed (no contact between two
+/// sleeping or fixed bodies is looked for).
 fn bounds(system: &System, colliders: &[Collider]) -> Vec<Bounds> {
     system
         .bodies
         .iter()
         .zip(colliders)
-        .map(|(b, c)| Bounds {
+        .zip(&system.asleep)
+        .map(|((b, c), asleep)| Bounds {
             centre: c.position,
             radius: b.shape.bounding_radius(),
-            fixed: b.is_fixed(),
+            fixed: b.is_fixed() || *asleep,
         })
         .collect()
 }

@@ -272,6 +272,9 @@ pub trait Stepper: Send {
     ) -> Result<Stepped>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
+    /// Clears whatever the stepper carries for the given velocity ranges (bodies falling
+    /// asleep, whose velocity is now zero; see [`crate::sleep`]).
+    fn freeze(&mut self, _dofs: &[std::ops::Range<usize>]) {}
     /// Energy stored in the contact law (penalty springs), J.
     fn contact_energy(&self, _contacts: &[Contact], _settings: &ContactSettings) -> f64 {
         0.0

@@ -171,6 +171,15 @@ impl Stepper for NsgaStepper {
         "nsga"
     }
 
+    fn freeze(&mut self, dofs: &[std::ops::Range<usize>]) {
+        if let Some((a, acc)) = &mut self.acceleration {
+            for range in dofs {
+                a.as_mut_slice()[range.clone()].fill(0.0);
+                acc.as_mut_slice()[range.clone()].fill(0.0);
+            }
+        }
+    }
+
     fn reset(&mut self) {
         self.acceleration = None;
         self.warm.clear();

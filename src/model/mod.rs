@@ -45,6 +45,9 @@ pub struct System {
     pub v: DVector<f64>,
     /// Time, s.
     pub t: f64,
+    /// Per body: asleep (see [`crate::sleep`]): no forces, positions held, no contacts with
+    /// other sleeping or fixed bodies. All false unless sleeping is switched on.
+    pub asleep: Vec<bool>,
     mass: BlockDiagonalMass,
 }
 
@@ -62,6 +65,7 @@ impl System {
         let q = DVector::from_vec(q);
         let mass = Self::assemble_mass(&bodies, &q, v.len());
         Self {
+            asleep: vec![false; bodies.len()],
             bodies,
             gravity,
             forces,
@@ -127,7 +131,7 @@ impl System {
     /// bodies, and every applied load, N and N·m.
     pub fn generalized_forces(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> DVector<f64> {
         let mut f = DVector::zeros(self.dofs());
-        for body in &self.bodies {
+        for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
             let (o, n) = (body.v_offset, body.dofs());
             body.model().add_forces(
                 body.q_of(q),
@@ -154,7 +158,8 @@ impl System {
     /// renormalised Euler step).
     pub fn displace(&self, q: &DVector<f64>, delta: &DVector<f64>) -> DVector<f64> {
         let mut out = q.clone();
-        for body in &self.bodies {
+        // A sleeping body keeps its coordinates bit for bit.
+        for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
             let (qo, vo) = (body.q_offset, body.v_offset);
             let (np, nv) = (body.positions(), body.dofs());
             body.model().displace(

@@ -229,6 +229,7 @@ function render() {
     rows.push(["contacts", `${ids.length} (the first ${SHOWN} listed)`]);
     rows.push(["deepest gap", `${format(sim.deepestGap * 1e3)} mm (since reset)`]);
   }
+  if (sim.sleepingBodies > 0) rows.push(["asleep", `${sim.sleepingBodies} bodies`]);
   ids.slice(0, SHOWN).forEach((id, k) => {
     rows.push([`N ${id}`, `${format(contacts[c.stride * k + c.normal])} N`]);
     rows.push([`d ${id}`, `${format(contacts[c.stride * k + c.gap] * 1e3)} mm`]);
