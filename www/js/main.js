@@ -180,7 +180,13 @@ function representativeForce(bodies) {
 
 function stepSafely(n) {
   try {
-    app.sim.step(n);
+    const started = performance.now();
+    const taken = app.sim.step(n);
+    // The cost of one step, smoothed over the last frames (shown in the readout).
+    if (taken > 0) {
+      const perStep = (performance.now() - started) / taken;
+      app.stepMs = app.stepMs === undefined ? perStep : 0.8 * app.stepMs + 0.2 * perStep;
+    }
   } catch (e) {
     app.playing = false;
     $("play").textContent = "Play";
@@ -215,6 +221,7 @@ function render() {
     ["iterations", String(sim.iterations)],
     ["residual", format(sim.residual, 3)],
     ...solverRows(sim),
+    ...(app.stepMs === undefined ? [] : [["step time", `${format(app.stepMs, 3)} ms`]]),
     ["digest", `${sim.digest} (${sim.steps} steps)`],
   ];
   const ids = sim.contactIds();
