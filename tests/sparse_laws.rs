@@ -172,18 +172,36 @@ fn a_stack_with_rolling_and_spinning_resistance_gets_the_dense_multipliers() {
 }
 
 /// A pile of 50 spheres dropped into the box settles under NSGA with every gap ≥ −1e-9 m at
-/// the end of every step (the large island goes through the block-sparse solver) and none
-/// leaves the box.
+/// the end of every step (the large island goes through the block-sparse solver), none
+/// leaves the box, and no step that says it converged reports an unphysical force.
 #[test]
 fn a_pile_settles_without_penetration_under_nsga() {
     let mut sim = Simulation::from_preset("pile", &[("N".into(), 50.0)]).unwrap();
     let mut sparse_steps = 0;
+    // 50 spheres weigh 257 N; an impact at the 4 m/s of a 0.8 m fall stops 0.52 kg within a
+    // step of 1/240 s with 500 N. Self-equilibrated multipliers can grow in a pile between
+    // walls (up to 3e8 N were reported as converged before the guard); a step that says it
+    // converged now never reports more than 4000 weights. (Forces of some 60 weights still
+    // pass: docs/benchmarks.md.)
+    let weight = 50.0 * contactlab::presets_pile::sphere_mass() * 9.81;
     for _ in 0..360 {
         let report = sim.step().unwrap();
         sparse_steps += usize::from(
             report.solver.label() == "sparse-nsgs"
                 || report.solver.label() == "normal-only-correction",
         );
+        if report.converged {
+            let largest = report
+                .contacts
+                .iter()
+                .map(|c| c.normal.abs())
+                .fold(0.0, f64::max);
+            assert!(
+                largest <= 4000.0 * weight,
+                "{largest} N at t = {}",
+                sim.time()
+            );
+        }
     }
     assert!(sparse_steps > 0, "the pile never formed a large island");
     assert!(

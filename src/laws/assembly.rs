@@ -20,6 +20,13 @@ pub struct Laws {
 /// (or Lemke) with its fallbacks, which is exact and faster there (see docs/benchmarks.md).
 pub const DENSE_ROWS: usize = 60;
 
+/// A multiplier this many times the largest impulse the free motion asks for is no physical
+/// answer (see [`Assembled::solve`]).
+const UNPHYSICAL_RATIO: f64 = 1e6;
+
+/// Impulses below this are never called unphysical (rounding where nothing is asked), N·s.
+const TINY_IMPULSE: f64 = 1e-9;
+
 /// Contacts stacked for [`super::solve`].
 pub struct Assembled {
     /// Rows and M⁻¹ Gᵀ.
@@ -39,6 +46,48 @@ impl Assembled {
     /// `solver` is Newton). The answer lies in the laws'
     /// admissible sets either way, and says whether it converged.
     pub fn solve(
+        &self,
+        solver: super::LawSolver,
+        u_free: &DVector<f64>,
+        guess: Option<&DVector<f64>>,
+        options: &super::NewtonOptions,
+    ) -> super::LawSolution {
+        let mut solution = self.solve_either(solver, u_free, guess, options);
+        if solution.converged && !self.physical(&solution.lambda, u_free) {
+            solution.converged = false;
+        }
+        solution
+    }
+
+    /// Redundant contacts (a pile between walls, with friction; a box on four corners) make
+    /// the multipliers non-unique: a self-equilibrated set of forces can be added without
+    /// changing any motion, and an iteration (warm-started sweeps, a least-squares Newton
+    /// direction) can let it grow. The residual, relative to λ, then says nothing. False
+    /// when some multiplier exceeds a million times the largest impulse the free motion asks
+    /// of one row (|u_free,i| / Wᵢᵢ, normal rows only when approaching): no physical answer.
+    fn physical(&self, lambda: &DVector<f64>, u_free: &DVector<f64>) -> bool {
+        use crate::lcp::DelassusOperator;
+        let mut demand = 0.0f64;
+        for b in &self.blocks {
+            let len = 1 + b.tangents + b.rolling + b.spin;
+            for k in 0..len {
+                let i = b.offset + k;
+                let asked = if k == 0 {
+                    (-u_free[i]).max(0.0)
+                } else {
+                    u_free[i].abs()
+                };
+                let w = self.delassus.diagonal(i);
+                if w > 0.0 {
+                    demand = demand.max(asked / w);
+                }
+            }
+        }
+        let largest = lambda.amax();
+        largest <= UNPHYSICAL_RATIO * demand || largest <= TINY_IMPULSE
+    }
+
+    fn solve_either(
         &self,
         solver: super::LawSolver,
         u_free: &DVector<f64>,
