@@ -43,8 +43,8 @@ impl Assembled {
 
     /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
     /// island, by block-sparse Gauss–Seidel on a large one (polished by Newton–Krylov when
-    /// `solver` is Newton). The answer lies in the laws'
-    /// admissible sets either way, and says whether it converged.
+    /// `solver` is Newton). The answer lies in the laws' admissible sets either way, and says
+    /// whether it converged (not when its multipliers are unphysical, see `physical`).
     pub fn solve(
         &self,
         solver: super::LawSolver,
@@ -52,7 +52,25 @@ impl Assembled {
         guess: Option<&DVector<f64>>,
         options: &super::NewtonOptions,
     ) -> super::LawSolution {
-        let mut solution = self.solve_either(solver, u_free, guess, options);
+        let mut solution = if self.rows() > DENSE_ROWS {
+            super::sparse::solve(
+                &self.delassus,
+                u_free,
+                &self.blocks,
+                guess,
+                options,
+                super::sparse::SparseOptions {
+                    max_sweeps: options.max_sweeps,
+                    // Newton–Krylov finishes what the sweeps leave when Newton is the
+                    // solver asked for (NSGA); Moreau–Jean's Lemke/PGS settings keep to the
+                    // sweeps (measured: the polish costs it 10× and converges rarely).
+                    polish: matches!(solver, super::LawSolver::Newton),
+                },
+            )
+        } else {
+            let w = self.delassus.dense();
+            super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
+        };
         if solution.converged && !self.physical(&solution.lambda, u_free) {
             solution.converged = false;
         }
@@ -85,33 +103,6 @@ impl Assembled {
         }
         let largest = lambda.amax();
         largest <= UNPHYSICAL_RATIO * demand || largest <= TINY_IMPULSE
-    }
-
-    fn solve_either(
-        &self,
-        solver: super::LawSolver,
-        u_free: &DVector<f64>,
-        guess: Option<&DVector<f64>>,
-        options: &super::NewtonOptions,
-    ) -> super::LawSolution {
-        if self.rows() > DENSE_ROWS {
-            return super::sparse::solve(
-                &self.delassus,
-                u_free,
-                &self.blocks,
-                guess,
-                options,
-                super::sparse::SparseOptions {
-                    max_sweeps: options.max_sweeps,
-                    // Newton–Krylov finishes what the sweeps leave when Newton is the
-                    // solver asked for (NSGA); Moreau–Jean's Lemke/PGS settings keep to the
-                    // sweeps (measured: the polish costs it 10× and converges rarely).
-                    polish: matches!(solver, super::LawSolver::Newton),
-                },
-            );
-        }
-        let w = self.delassus.dense();
-        super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
     }
 
     /// Adds the velocity change M⁻¹ Gᵀ λ to `dv` (touching only this problem's bodies, so
