@@ -101,8 +101,24 @@ fn box_3d() -> Vec<SpatialBodySpec> {
     ]
 }
 
-/// The material and stepper the pile runs with.
-fn pile_settings(s: &mut Scene, v: &Values) {
+/// A pile scene (planar bodies or spatial ones) with the material and stepper it runs with.
+fn pile_scene(
+    name: &str,
+    gravity: Vec<f64>,
+    (bodies, spatial_bodies): (Vec<BodySpec>, Vec<SpatialBodySpec>),
+    v: &Values,
+) -> Scene {
+    let mut s = Scene {
+        name: name.into(),
+        gravity: Some(gravity),
+        bodies,
+        spatial_bodies,
+        forces: vec![],
+        material: Default::default(),
+        stepper: Default::default(),
+        contact_margin: MARGIN,
+        duration: 1000.0 * DT,
+    };
     s.material.friction = v.get("mu");
     s.material.restitution = v.get("e");
     s.material.rolling_resistance = v.get("rho");
@@ -114,8 +130,7 @@ fn pile_settings(s: &mut Scene, v: &Values) {
     // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m
     // all the same, as its position passes re-correct what remains.
     s.stepper.newton_tolerance = 1e-8;
-    s.contact_margin = MARGIN;
-    s.duration = 1000.0 * DT;
+    s
 }
 
 /// N spheres dropped into an open box.
@@ -134,19 +149,7 @@ pub(crate) fn pile(v: &Values) -> Scene {
         shape: SpatialShapeSpec::Sphere { radius: RADIUS },
         contact_points: vec![],
     }));
-    let mut s = Scene {
-        name: "pile".into(),
-        gravity: Some(vec![0.0, 0.0, -9.81]),
-        bodies: vec![],
-        spatial_bodies: bodies,
-        forces: vec![],
-        material: Default::default(),
-        stepper: Default::default(),
-        contact_margin: MARGIN,
-        duration: 1.0,
-    };
-    pile_settings(&mut s, v);
-    s
+    pile_scene("pile", vec![0.0, 0.0, -9.81], (vec![], bodies), v)
 }
 
 /// A fixed half-plane whose free side faces along its local y, turned by `angle`.
@@ -188,19 +191,7 @@ pub(crate) fn pile_2d(v: &Values) -> Scene {
         shape: ShapeSpec::Disk { radius: RADIUS },
         contact_points: vec![],
     }));
-    let mut s = Scene {
-        name: "pile-2d".into(),
-        gravity: Some(vec![0.0, -9.81]),
-        bodies,
-        spatial_bodies: vec![],
-        forces: vec![],
-        material: Default::default(),
-        stepper: Default::default(),
-        contact_margin: MARGIN,
-        duration: 1.0,
-    };
-    pile_settings(&mut s, v);
-    s
+    pile_scene("pile-2d", vec![0.0, -9.81], (bodies, vec![]), v)
 }
 
 /// What the benchmark reports of a pile's state besides its cost.

@@ -89,15 +89,9 @@ impl Assembled {
         for b in &self.blocks {
             let len = 1 + b.tangents + b.rolling + b.spin;
             for k in 0..len {
-                let i = b.offset + k;
-                let asked = if k == 0 {
-                    (-u_free[i]).max(0.0)
-                } else {
-                    u_free[i].abs()
-                };
-                let w = self.delassus.diagonal(i);
+                let w = self.delassus.diagonal(b.offset + k);
                 if w > 0.0 {
-                    demand = demand.max(asked / w);
+                    demand = demand.max(b.asked(u_free, k) / w);
                 }
             }
         }

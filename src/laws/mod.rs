@@ -71,6 +71,14 @@ pub struct BallLaw {
 }
 
 impl LawBlock {
+    /// What the free motion asks of the block's row `k` (0 the normal): the approach speed
+    /// (−u_free,N)⁺ of the normal row (an opening contact asks nothing), |u_free| of the
+    /// others. Divided by the row's Delassus entry it is the impulse the row must supply.
+    pub fn asked(&self, u_free: &DVector<f64>, k: usize) -> f64 {
+        let u = u_free[self.offset + k];
+        if k == 0 { (-u).max(0.0) } else { u.abs() }
+    }
+
     /// The block's friction, rolling and spinning laws, in multiplier order.
     pub fn ball_laws(&self) -> [BallLaw; 3] {
         let t0 = self.offset + 1;

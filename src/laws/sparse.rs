@@ -30,7 +30,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
-use crate::contact::Delassus;
+use crate::contact::{Delassus, JacobianRow};
 
 /// Sweeps over which the residual must at least halve, or the solve stops as stalled.
 const STALL_SWEEPS: usize = 100;
@@ -139,6 +139,16 @@ fn block_residual(
     (worst, cases)
 }
 
+/// w = M⁻¹ Gᵀ λ from the rows' M⁻¹ Gᵢᵀ, written into `w`.
+fn velocity_change(inverse_mass_rows: &[JacobianRow], lambda: &[f64], w: &mut [f64]) {
+    w.fill(0.0);
+    for (row, &l) in inverse_mass_rows.iter().zip(lambda) {
+        if l != 0.0 {
+            row.add_transpose_to_slice(l, w);
+        }
+    }
+}
+
 /// Exact solution of one block's laws with the others frozen; `free` the local free
 /// quantities (u with this block's own contribution removed). Writes the new λ into `out`.
 fn solve_block(
@@ -204,13 +214,8 @@ pub fn solve(
         }
         _ => DVector::zeros(n),
     };
-    // w = M⁻¹ Gᵀ λ.
     let mut w = vec![0.0; crate::lcp::DelassusOperator::work_len(delassus)];
-    for (i, row) in inv.iter().enumerate() {
-        if lambda[i] != 0.0 {
-            row.add_transpose_to_slice(lambda[i], &mut w);
-        }
-    }
+    velocity_change(inv, lambda.as_slice(), &mut w);
     // The impulse scale of the problem: the free relative motion that the multipliers must
     // stop, as an impulse (|u_free|/Wᵢᵢ). Unlike dense Newton's, a normal row counts only
     // when it approaches (u_free,N < 0): a large island holds many contacts open by up to
@@ -219,12 +224,7 @@ pub fn solve(
     let mut free_scale = 1e-300f64;
     for (b, local) in blocks.iter().zip(&locals) {
         for k in 0..block_len(b) {
-            let demand = if k == 0 {
-                (-u_free[b.offset]).max(0.0)
-            } else {
-                u_free[b.offset + k].abs()
-            };
-            free_scale = free_scale.max(demand * local.r[k] / options.augmentation);
+            free_scale = free_scale.max(b.asked(u_free, k) * local.r[k] / options.augmentation);
         }
     }
     let mut u = DVector::zeros(n);
@@ -237,6 +237,9 @@ pub fn solve(
         };
         blocks.len()
     ];
+    // The scale R is measured against: the free motion's demand or λ itself, whichever is
+    // larger (as Newton's).
+    let scale_of = |lambda: &[f64]| lambda.iter().fold(free_scale, |m, x| m.max(x.abs()));
     // The residual of the whole problem at λ (u recomputed from w = M⁻¹ Gᵀ λ): R into
     // `r_out`, the cases, and max |R| relative to the impulse scale.
     let evaluate = |lambda: &[f64],
@@ -261,8 +264,7 @@ pub fn solve(
             worst = worst.max(res);
             cases[k] = c;
         }
-        let scale = lambda.iter().fold(free_scale, |m, x| m.max(x.abs()));
-        worst / scale
+        worst / scale_of(lambda)
     };
     let mut r_vec = vec![0.0; n];
     let mut assess =
@@ -305,8 +307,8 @@ pub fn solve(
         }
         residual = assess(&lambda, &w, &mut u, &mut cases);
         // A stall: no halving of the residual in STALL_SWEEPS sweeps. Degenerate problems
-        // (position-level friction at redundant sticking contacts, whose multipliers grow
-        // without bound) stall for good; the caller falls back, and says so.
+        // (redundant sticking contacts whose multipliers grow along a self-equilibrated
+        // direction) stall for good; the polish or the caller takes over, and says so.
         if iterations % STALL_SWEEPS == 0 {
             if residual > 0.5 * checkpoint {
                 break;
@@ -324,29 +326,17 @@ pub fn solve(
         let outcome = super::newton_krylov::solve(
             &mut x,
             |x, out| {
-                wx.fill(0.0);
-                for (i, row) in inv.iter().enumerate() {
-                    if x[i] != 0.0 {
-                        row.add_transpose_to_slice(x[i], &mut wx);
-                    }
-                }
+                velocity_change(inv, x, &mut wx);
                 evaluate(x, &wx, &mut ux, out, &mut scratch_cases);
             },
-            |x, r| {
-                let scale = x.iter().fold(free_scale, |m, v| m.max(v.abs()));
-                r.iter().fold(0.0f64, |m, v| m.max(v.abs())) <= options.tolerance * scale
-            },
+            |x, r| r.iter().fold(0.0f64, |m, v| m.max(v.abs())) <= options.tolerance * scale_of(x),
             &super::newton_krylov::KrylovOptions::default(),
         );
         iterations += outcome.inner + outcome.newton;
         // Keep Newton's answer if, inside the laws, it is better than Gauss–Seidel's.
         let candidate = super::project_onto_laws(&DVector::from_vec(x), blocks);
         let mut wc = vec![0.0; w.len()];
-        for (i, row) in inv.iter().enumerate() {
-            if candidate[i] != 0.0 {
-                row.add_transpose_to_slice(candidate[i], &mut wc);
-            }
-        }
+        velocity_change(inv, candidate.as_slice(), &mut wc);
         let (mut uc, mut cc) = (DVector::zeros(n), cases.clone());
         let polished = assess(&candidate, &wc, &mut uc, &mut cc);
         if polished < residual {

@@ -233,8 +233,8 @@ function render() {
   // A pile has hundreds of contacts: the readout lists the first few and sums up the rest.
   const SHOWN = 8;
   if (ids.length > SHOWN) {
-    rows.push(["contacts", `${ids.length} (the first ${SHOWN} listed)`]);
-    rows.push(["deepest gap", `${format(sim.deepestGap * 1e3)} mm (since reset)`]);
+    rows.push(["contacts", `${ids.length} (${SHOWN} listed)`]);
+    rows.push(["deepest gap", `${format(sim.deepestGap * 1e3)} mm`]);
   }
   if (sim.sleepingBodies > 0) rows.push(["asleep", `${sim.sleepingBodies} bodies`]);
   ids.slice(0, SHOWN).forEach((id, k) => {
