@@ -30,6 +30,7 @@ fn run_one(
     n: usize,
     stepper: &str,
     (resistance, sleep): (bool, bool),
+    mu: Option<f64>,
     steps: usize,
     budget_s: f64,
 ) -> Result<PileRow, String> {
@@ -37,6 +38,9 @@ fn run_one(
         ("N".to_string(), n as f64),
         ("sleep".into(), f64::from(u8::from(sleep))),
     ];
+    if let Some(mu) = mu {
+        set.push(("mu".into(), mu));
+    }
     if resistance {
         set.push(("rho".into(), 1e-3));
         set.push(("gamma".into(), 1e-3));
@@ -78,6 +82,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
     let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
+    let mut mu = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -113,6 +118,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--steps: a whole number in [1, 1000000], got '{value}'")
                     })?;
             }
+            "--mu" => {
+                mu = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|m: &f64| m.is_finite() && *m >= 0.0)
+                        .ok_or_else(|| {
+                            format!("--mu: a friction coefficient ≥ 0, got '{value}'")
+                        })?,
+                );
+            }
             "--budget" => {
                 budget = value
                     .parse()
@@ -122,7 +138,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --resistance, --sleep"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --mu, --resistance, --sleep"
                 ));
             }
         }
@@ -133,7 +149,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     for preset in &presets {
         for &n in &sizes {
             for stepper in &steppers {
-                let r = run_one(preset, n, stepper, (resistance, sleep), steps, budget)?;
+                let r = run_one(preset, n, stepper, (resistance, sleep), mu, steps, budget)?;
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,

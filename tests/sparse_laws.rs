@@ -51,43 +51,43 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     let w = problem.delassus.dense();
     let dense = solve(&w, &u_free, &problem.blocks, None, &options);
     assert!(dense.converged, "dense: {dense:?}");
-    // Gauss–Seidel alone, so that its local solves are what is tested.
-    let sparse = sparse::solve(
-        &problem.delassus,
-        &u_free,
-        &problem.blocks,
-        None,
-        &options,
-        sparse::SparseOptions {
-            max_sweeps: 100_000,
-            polish: false,
-        },
-    );
-    assert!(
-        sparse.converged,
-        "sparse: residual {} after {}",
-        sparse.residual, sparse.iterations
-    );
-    let scale = dense.lambda.amax();
-    assert!(scale > 0.0);
-    for i in (0..n).filter(|_| unique) {
-        assert!(
-            (dense.lambda[i] - sparse.lambda[i]).abs() <= 1e-10 * scale,
-            "row {i}: dense {} sparse {} (scale {scale})",
-            dense.lambda[i],
-            sparse.lambda[i]
+    // Gauss–Seidel alone, so that its local solves are what is tested; then in rounds with
+    // Newton–Krylov (exact Jacobian products) after only four sweeps.
+    for (max_sweeps, polish) in [(100_000, false), (8, true)] {
+        let sparse = sparse::solve(
+            &problem.delassus,
+            &u_free,
+            &problem.blocks,
+            None,
+            &options,
+            sparse::SparseOptions { max_sweeps, polish },
         );
+        assert!(
+            sparse.converged,
+            "sparse (polish {polish}): residual {} after {}",
+            sparse.residual, sparse.iterations
+        );
+        let scale = dense.lambda.amax();
+        assert!(scale > 0.0);
+        for i in (0..n).filter(|_| unique) {
+            assert!(
+                (dense.lambda[i] - sparse.lambda[i]).abs() <= 1e-10 * scale,
+                "row {i} (polish {polish}): dense {} sparse {} (scale {scale})",
+                dense.lambda[i],
+                sparse.lambda[i]
+            );
+        }
+        // The residual the sparse solver reports is the one an independent dense evaluation
+        // of R = λ − P(λ − r(u_free + W λ)) finds at its answer.
+        let check = assess(&w, &u_free, &problem.blocks, &sparse.lambda, &options);
+        assert!(
+            (check.residual - sparse.residual).abs() <= 1e-13 + 1e-6 * check.residual,
+            "reported {} true {} (polish {polish})",
+            sparse.residual,
+            check.residual
+        );
+        assert!(check.residual <= options.tolerance);
     }
-    // The residual the sparse solver reports is the one an independent dense evaluation of
-    // R = λ − P(λ − r(u_free + W λ)) finds at its answer.
-    let check = assess(&w, &u_free, &problem.blocks, &sparse.lambda, &options);
-    assert!(
-        (check.residual - sparse.residual).abs() <= 1e-13 + 1e-6 * check.residual,
-        "reported {} true {}",
-        sparse.residual,
-        check.residual
-    );
-    assert!(check.residual <= options.tolerance);
     dense.cases.iter().filter(|c| c.slipping).count()
 }
 

@@ -84,6 +84,8 @@ pub(crate) struct ImpulseSettings<'s> {
     pub solver: crate::laws::LawSolver,
     /// Warm start.
     pub warm: &'s std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
+    /// Warm-start small (densely solved) islands too; large ones always are.
+    pub warm_small: bool,
 }
 
 /// The velocity-level laws on `contacts`, island by island: v⁺ = v_free + M⁻¹ Gᵀ Λ with
@@ -113,9 +115,10 @@ pub(crate) fn solve_impulses<'a>(
         let mut u_free = problem.relative(v_free);
         let approach: Vec<f64> = members.iter().map(|c| c.normal_row.dot(v_before)).collect();
         let mut guess = DVector::zeros(u_free.len());
+        let use_warm = settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
         for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
             u_free[b.offset] += material.restitution * u.min(0.0);
-            if let Some(prev) = warm.get(&c.key)
+            if let Some(prev) = warm.get(&c.key).filter(|_| use_warm)
                 && prev.len() == 1 + b.tangents + b.rolling + b.spin
             {
                 for (k, x) in prev.iter().enumerate() {

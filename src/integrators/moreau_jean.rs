@@ -60,18 +60,29 @@ impl Default for MoreauJeanSettings {
 /// The Moreau–Jean stepper.
 pub struct MoreauJeanStepper {
     settings: MoreauJeanSettings,
+    /// Last step's impulses by contact: the warm start of large islands (a pile), whose
+    /// block Gauss–Seidel would otherwise start every step from zero. Small islands are
+    /// solved exactly from zero, as before.
+    warm: std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
 }
 
 impl MoreauJeanStepper {
     /// A stepper with the given settings.
     pub fn new(settings: MoreauJeanSettings) -> Self {
-        Self { settings }
+        Self {
+            settings,
+            warm: Default::default(),
+        }
     }
 }
 
 impl Stepper for MoreauJeanStepper {
     fn name(&self) -> &'static str {
         "moreau-jean"
+    }
+
+    fn reset(&mut self) {
+        self.warm.clear();
     }
 
     fn step(
@@ -93,7 +104,6 @@ impl Stepper for MoreauJeanStepper {
         let (dv, solved) = if active.is_empty() {
             (DVector::zeros(system.dofs()), Vec::new())
         } else {
-            let none = std::collections::BTreeMap::new();
             let laws = ImpulseSettings {
                 material: &settings.material,
                 newton: &self.settings.newton,
@@ -101,12 +111,19 @@ impl Stepper for MoreauJeanStepper {
                     LcpSolverKind::Lemke => LawSolver::Lemke,
                     LcpSolverKind::Pgs => LawSolver::Pgs(self.settings.pgs),
                 },
-                warm: &none,
+                warm: &self.warm,
+                warm_small: false,
             };
             let before = system.v.clone();
             solve_impulses(system, active, (&v_free, &before), &laws, &mut report)
         };
         let v_next = &v_free + dv;
+        self.warm.clear();
+        for s in &solved {
+            for (k, c) in s.contacts.iter().enumerate() {
+                self.warm.insert(c.key, s.multipliers(k));
+            }
+        }
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;

@@ -383,6 +383,7 @@ impl Stepper for NsgaStepper {
                 newton: &self.settings.newton,
                 solver: crate::laws::LawSolver::Newton,
                 warm: &self.warm,
+                warm_small: true,
             };
             solve_impulses(system, closed, (&v_hat, &v_n), &laws, &mut report)
         };

@@ -24,6 +24,10 @@ pub const DENSE_ROWS: usize = 60;
 /// answer (see [`Assembled::solve`]).
 const UNPHYSICAL_RATIO: f64 = 1e6;
 
+/// A densely solved multiplier this many times the demand is checked against block
+/// Gauss–Seidel (see [`Assembled::solve`]).
+const SUSPECT_RATIO: f64 = 1e4;
+
 /// Impulses below this are never called unphysical (rounding where nothing is asked), N·s.
 const TINY_IMPULSE: f64 = 1e-9;
 
@@ -42,9 +46,12 @@ impl Assembled {
     }
 
     /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
-    /// island, by block-sparse Gauss–Seidel on a large one (polished by Newton–Krylov when
-    /// `solver` is Newton). The answer lies in the laws' admissible sets either way, and says
+    /// island, by block-sparse Gauss–Seidel with Newton–Krylov rounds on a large one. The answer lies in the laws' admissible sets either way, and says
     /// whether it converged (not when its multipliers are unphysical, see `physical`).
+    ///
+    /// A guess that is itself unphysical (a warm start that carried a self-equilibrated
+    /// set of forces over from an earlier step) is dropped, and a warm-started answer that
+    /// ends unphysical is solved again from zero: the grown forces never propagate.
     pub fn solve(
         &self,
         solver: super::LawSolver,
@@ -52,38 +59,90 @@ impl Assembled {
         guess: Option<&DVector<f64>>,
         options: &super::NewtonOptions,
     ) -> super::LawSolution {
-        let mut solution = if self.rows() > DENSE_ROWS {
-            super::sparse::solve(
-                &self.delassus,
-                u_free,
-                &self.blocks,
-                guess,
-                options,
-                super::sparse::SparseOptions {
-                    max_sweeps: options.max_sweeps,
-                    // Newton–Krylov finishes what the sweeps leave when Newton is the
-                    // solver asked for (NSGA); Moreau–Jean's Lemke/PGS settings keep to the
-                    // sweeps (measured: the polish costs it 10× and converges rarely).
-                    polish: matches!(solver, super::LawSolver::Newton),
-                },
-            )
-        } else {
-            let w = self.delassus.dense();
-            super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
+        let demand = self.demand(u_free);
+        let physical = |lambda: &DVector<f64>| {
+            let largest = lambda.amax();
+            largest <= UNPHYSICAL_RATIO * demand || largest <= TINY_IMPULSE
         };
-        if solution.converged && !self.physical(&solution.lambda, u_free) {
+        let guess = guess.filter(|g| physical(g));
+        let mut solution = self.solve_from(solver, u_free, guess, options);
+        if guess.is_some() && !physical(&solution.lambda) {
+            let cold = self.solve_from(solver, u_free, None, options);
+            let iterations = solution.iterations + cold.iterations;
+            if physical(&cold.lambda) || cold.lambda.amax() < solution.lambda.amax() {
+                solution = cold;
+            }
+            solution.iterations = iterations;
+        }
+        // Dense Newton can follow a ray of solutions out (a sphere spinning into a 90°
+        // corner at μ = 1: the friction at the wall and at the floor feed each other with
+        // gain μ² = 1, and R falls as 1/s along λ = λ₀ + s·d while a finite answer
+        // exists). A dense answer a hundred times the demand is checked against block
+        // Gauss–Seidel from zero, which stays bounded, and the smaller converged one kept.
+        if self.rows() <= DENSE_ROWS
+            && solution.lambda.amax() > SUSPECT_RATIO * demand.max(TINY_IMPULSE)
+        {
+            let bounded = self.solve_sparse(u_free, None, options);
+            let iterations = solution.iterations + bounded.iterations;
+            if bounded.converged && bounded.lambda.amax() < solution.lambda.amax() {
+                solution = bounded;
+            }
+            solution.iterations = iterations;
+        }
+        if solution.converged && !physical(&solution.lambda) {
             solution.converged = false;
         }
         solution
     }
 
+    /// One solve, dense or block-sparse by the island's size.
+    fn solve_from(
+        &self,
+        solver: super::LawSolver,
+        u_free: &DVector<f64>,
+        guess: Option<&DVector<f64>>,
+        options: &super::NewtonOptions,
+    ) -> super::LawSolution {
+        if self.rows() > DENSE_ROWS {
+            self.solve_sparse(u_free, guess, options)
+        } else {
+            let w = self.delassus.dense();
+            super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
+        }
+    }
+
+    /// Block Gauss–Seidel in rounds with Newton–Krylov, W never formed.
+    fn solve_sparse(
+        &self,
+        u_free: &DVector<f64>,
+        guess: Option<&DVector<f64>>,
+        options: &super::NewtonOptions,
+    ) -> super::LawSolution {
+        super::sparse::solve(
+            &self.delassus,
+            u_free,
+            &self.blocks,
+            guess,
+            options,
+            super::sparse::SparseOptions {
+                max_sweeps: options.max_sweeps,
+                // Rounds of Newton–Krylov between rounds of sweeps, whatever the small
+                // islands' solver: measured on the piles of 100, they cut Moreau–Jean's
+                // unconverged steps from 86 % to 14 % (docs/benchmarks.md).
+                polish: true,
+            },
+        )
+    }
+
+    /// The largest impulse the free motion asks of one row: |u_free,i| / Wᵢᵢ (normal rows
+    /// only when approaching).
+    ///
     /// Redundant contacts (a pile between walls, with friction; a box on four corners) make
     /// the multipliers non-unique: a self-equilibrated set of forces can be added without
     /// changing any motion, and an iteration (warm-started sweeps, a least-squares Newton
-    /// direction) can let it grow. The residual, relative to λ, then says nothing. False
-    /// when some multiplier exceeds a million times the largest impulse the free motion asks
-    /// of one row (|u_free,i| / Wᵢᵢ, normal rows only when approaching): no physical answer.
-    fn physical(&self, lambda: &DVector<f64>, u_free: &DVector<f64>) -> bool {
+    /// direction) can let it grow. The residual, relative to λ, then says nothing. A
+    /// multiplier above a million times this demand is no physical answer.
+    fn demand(&self, u_free: &DVector<f64>) -> f64 {
         use crate::lcp::DelassusOperator;
         let mut demand = 0.0f64;
         for b in &self.blocks {
@@ -95,8 +154,7 @@ impl Assembled {
                 }
             }
         }
-        let largest = lambda.amax();
-        largest <= UNPHYSICAL_RATIO * demand || largest <= TINY_IMPULSE
+        demand
     }
 
     /// Adds the velocity change M⁻¹ Gᵀ λ to `dv` (touching only this problem's bodies, so

@@ -34,6 +34,7 @@ pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
 pub mod sparse;
+mod sparse_jacobian;
 
 use nalgebra::{DMatrix, DVector};
 

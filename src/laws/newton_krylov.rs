@@ -1,16 +1,72 @@
-//! Jacobian-free Newton–Krylov for a piecewise-smooth residual R(x) = 0: restarted GMRES on directional differences, with a backtracking line search.
+//! Newton–Krylov for a piecewise-smooth residual R(x) = 0: right-preconditioned restarted GMRES on the caller's Jacobian products, with a backtracking line search.
 //!
-//! Newton's step solves J δ = −R with J the (generalized) Jacobian of R at x. GMRES needs
-//! only products J v, taken as one-sided differences
+//! Newton's step solves J δ = −R with J a (generalized) Jacobian of R at x. GMRES needs only
+//! products J v and, to converge in few iterations, an approximate inverse P⁻¹ ≈ J⁻¹
+//! (right preconditioning: GMRES solves J P⁻¹ y = −R, then δ = P⁻¹ y). The caller supplies
+//! both through [`Linearized`], built at each Newton iterate: for the contact laws the exact
+//! generalized Jacobian of the natural map and its block-diagonal (one contact) inverse
+//! ([`super::sparse`]). [`Differences`] gives the one-sided difference product
 //!
 //! ```text
 //!     J v ≈ (R(x + ε v) − R(x)) / ε,     ε = √ε_mach · (1 + ‖x‖∞) / ‖v‖∞,
 //! ```
 //!
-//! exact on the smooth piece that contains x (the contact laws' residual is piecewise smooth;
-//! near a solution with a settled active set x and x + εv share a piece). The linear solve is
-//! inexact (GMRES stops at a relative residual η), so Newton converges fast but not
-//! quadratically; the caller's stopping rule is on R itself, never on the step.
+//! for a residual with no Jacobian at hand (exact on the smooth piece that contains x and
+//! x + εv). The linear solve is inexact (GMRES stops at a relative residual η), so Newton
+//! converges fast but not quadratically; the caller's stopping rule is on R itself, never on
+//! the step.
+
+/// The linear model of R at one Newton iterate.
+pub trait Linearized {
+    /// out = J v.
+    fn apply(&mut self, v: &[f64], out: &mut [f64]);
+    /// out ≈ J⁻¹ v (the preconditioner; the identity by default).
+    fn precondition(&mut self, v: &[f64], out: &mut [f64]) {
+        out.copy_from_slice(v);
+    }
+}
+
+/// J v by one-sided differences of a residual function around `x` (whose residual is
+/// `base`), no preconditioner.
+pub struct Differences<F: FnMut(&[f64], &mut [f64])> {
+    residual: F,
+    x: Vec<f64>,
+    base: Vec<f64>,
+    shifted: Vec<f64>,
+}
+
+impl<F: FnMut(&[f64], &mut [f64])> Differences<F> {
+    /// The difference model of `residual` at `x`.
+    pub fn new(mut residual: F, x: &[f64]) -> Self {
+        let mut base = vec![0.0; x.len()];
+        residual(x, &mut base);
+        Self {
+            residual,
+            x: x.to_vec(),
+            base,
+            shifted: vec![0.0; x.len()],
+        }
+    }
+}
+
+impl<F: FnMut(&[f64], &mut [f64])> Linearized for Differences<F> {
+    fn apply(&mut self, v: &[f64], out: &mut [f64]) {
+        let vmax = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+        if vmax == 0.0 {
+            out.fill(0.0);
+            return;
+        }
+        let scale = 1.0 + self.x.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+        let eps = f64::EPSILON.sqrt() * scale / vmax;
+        for ((s, a), b) in self.shifted.iter_mut().zip(&self.x).zip(v) {
+            *s = a + eps * b;
+        }
+        (self.residual)(&self.shifted, out);
+        for (o, b) in out.iter_mut().zip(&self.base) {
+            *o = (*o - b) / eps;
+        }
+    }
+}
 
 /// Settings of [`solve`].
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +77,8 @@ pub struct KrylovOptions {
     pub restart: usize,
     /// Most GMRES iterations per Newton step.
     pub max_inner: usize,
-    /// GMRES stops when ‖J δ + R‖ ≤ forcing · ‖R‖.
+    /// GMRES stops when ‖J δ + R‖ ≤ forcing · ‖R‖ on the first Newton step; later steps
+    /// tighten it as Newton converges (never looser than this).
     pub forcing: f64,
 }
 
@@ -148,12 +205,13 @@ pub struct KrylovOutcome {
     pub converged: bool,
 }
 
-/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `done(x, R)` is the
-/// caller's stopping rule. `x` ends at the best point found (the line search never
-/// increases ‖R‖).
-pub fn solve(
+/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(x)` gives
+/// the linear model at x, `done(x, R)` is the caller's stopping rule. `x` ends at the best
+/// point found (the line search never increases ‖R‖).
+pub fn solve<L: Linearized>(
     x: &mut [f64],
     mut residual: impl FnMut(&[f64], &mut [f64]),
+    mut linearize: impl FnMut(&[f64]) -> L,
     mut done: impl FnMut(&[f64], &[f64]) -> bool,
     options: &KrylovOptions,
 ) -> KrylovOutcome {
@@ -165,30 +223,32 @@ pub fn solve(
         inner: 0,
         converged: done(x, &r),
     };
-    let (mut trial, mut rt) = (vec![0.0; n], vec![0.0; n]);
+    let (mut trial, mut rt, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    // Forcing term (Eisenstat & Walker's choice 2): the options' η on the first step, then
+    // 0.9 (‖R_k‖/‖R_{k−1}‖)², no larger than η, so the linear solves tighten as Newton
+    // converges and the convergence is superlinear rather than linear at rate η.
+    let mut forcing = options.forcing;
+    let mut previous = norm(&r);
     while !outcome.converged && outcome.newton < options.max_newton {
         outcome.newton += 1;
-        let base = r.clone();
+        let inner_options = KrylovOptions {
+            forcing,
+            ..*options
+        };
         let minus_r: Vec<f64> = r.iter().map(|v| -v).collect();
-        let scale = 1.0 + x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let (step, inner) = gmres(
+        let mut model = linearize(x);
+        // Right preconditioning: GMRES on J P⁻¹, then δ = P⁻¹ y.
+        let (y, inner) = gmres(
             n,
             &minus_r,
             |v, out| {
-                let vmax = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
-                if vmax == 0.0 {
-                    out.fill(0.0);
-                    return;
-                }
-                let eps = f64::EPSILON.sqrt() * scale / vmax;
-                let shifted: Vec<f64> = x.iter().zip(v).map(|(a, b)| a + eps * b).collect();
-                residual(&shifted, out);
-                for i in 0..n {
-                    out[i] = (out[i] - base[i]) / eps;
-                }
+                model.precondition(v, &mut z);
+                model.apply(&z, out);
             },
-            options,
+            &inner_options,
         );
+        let mut step = vec![0.0; n];
+        model.precondition(&y, &mut step);
         outcome.inner += inner;
         // Backtracking on ‖R‖.
         let current = norm(&r);
@@ -210,6 +270,10 @@ pub fn solve(
         }
         x.copy_from_slice(&trial);
         r.copy_from_slice(&rt);
+        let now = norm(&r);
+        let ratio = if previous > 0.0 { now / previous } else { 0.0 };
+        forcing = (0.9 * ratio * ratio).clamp(1e-14, options.forcing);
+        previous = now;
         outcome.converged = done(x, &r);
     }
     outcome
@@ -240,6 +304,7 @@ mod tests {
         let outcome = solve(
             &mut x,
             f,
+            |x: &[f64]| Differences::new(f, x),
             |_, r| r.iter().all(|v| v.abs() < 1e-12),
             &KrylovOptions::default(),
         );
