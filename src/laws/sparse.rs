@@ -29,10 +29,10 @@
 //!
 //! Gauss–Seidel converges linearly, at 0.993 per sweep in a settled pile of 100 spheres
 //! (a thousand sweeps for 1e-8 to 1e-3 less). So the sweeps run in rounds of
-//! [`ROUND_SWEEPS`]; after each round that has not converged, a few steps of semismooth
+//! fifty; after each round that has not converged, a few steps of semismooth
 //! Newton on R(λ) = 0 with GMRES inner solves ([`super::newton_krylov`]: the exact
 //! generalized Jacobian and a symmetric Gauss–Seidel preconditioner, from
-//! [`super::sparse_jacobian`]) start from where the sweeps are, and their answer, projected
+//! `sparse_jacobian.rs`) start from where the sweeps are, and their answer, projected
 //! onto the laws, is kept if it is better. The sweeps settle which contacts are open, stick
 //! or slide; Newton converges superlinearly once they hold. A round that takes less than a
 //! tenth off the residual ends the solve as stalled.
