@@ -47,7 +47,7 @@ impl Assembled {
 
     /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
     /// island, by block-sparse Gauss–Seidel with Newton–Krylov rounds on a large one. The answer lies in the laws' admissible sets either way, and says
-    /// whether it converged (not when its multipliers are unphysical, see `physical`).
+    /// whether it converged (not when its multipliers are unphysical, see [`Self::demand`]).
     ///
     /// A guess that is itself unphysical (a warm start that carried a self-equilibrated
     /// set of forces over from an earlier step) is dropped, and a warm-started answer that
@@ -68,26 +68,20 @@ impl Assembled {
         let mut solution = self.solve_from(solver, u_free, guess, options);
         if guess.is_some() && !physical(&solution.lambda) {
             let cold = self.solve_from(solver, u_free, None, options);
-            let iterations = solution.iterations + cold.iterations;
-            if physical(&cold.lambda) || cold.lambda.amax() < solution.lambda.amax() {
-                solution = cold;
-            }
-            solution.iterations = iterations;
+            let keep = physical(&cold.lambda) || cold.lambda.amax() < solution.lambda.amax();
+            solution = either(solution, cold, keep);
         }
         // Dense Newton can follow a ray of solutions out (a sphere spinning into a 90°
         // corner at μ = 1: the friction at the wall and at the floor feed each other with
         // gain μ² = 1, and R falls as 1/s along λ = λ₀ + s·d while a finite answer
-        // exists). A dense answer a hundred times the demand is checked against block
+        // exists). A dense answer SUSPECT_RATIO times the demand is checked against block
         // Gauss–Seidel from zero, which stays bounded, and the smaller converged one kept.
         if self.rows() <= DENSE_ROWS
             && solution.lambda.amax() > SUSPECT_RATIO * demand.max(TINY_IMPULSE)
         {
             let bounded = self.solve_sparse(u_free, None, options);
-            let iterations = solution.iterations + bounded.iterations;
-            if bounded.converged && bounded.lambda.amax() < solution.lambda.amax() {
-                solution = bounded;
-            }
-            solution.iterations = iterations;
+            let keep = bounded.converged && bounded.lambda.amax() < solution.lambda.amax();
+            solution = either(solution, bounded, keep);
         }
         if solution.converged && !physical(&solution.lambda) {
             solution.converged = false;
@@ -172,6 +166,18 @@ impl Assembled {
             self.delassus.rows().iter().map(|r| r.dot(x)),
         )
     }
+}
+
+/// `second` if `keep_second`, else `first`, with the iterations of both.
+fn either(
+    first: super::LawSolution,
+    second: super::LawSolution,
+    keep_second: bool,
+) -> super::LawSolution {
+    let iterations = first.iterations + second.iterations;
+    let mut kept = if keep_second { second } else { first };
+    kept.iterations = iterations;
+    kept
 }
 
 /// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients.
