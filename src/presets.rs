@@ -454,7 +454,7 @@ static PRESETS: &[Preset] = &[
 const PILE_PARAMETERS: &[Parameter] = &[
     Parameter {
         step: 1.0,
-        ..p("N", "number of bodies", "1", 1.0, 200.0, 10.0)
+        ..p("N", "number of bodies", "1", 1.0, 1000.0, 10.0)
     },
     p("mu", "friction coefficient", "1", 0.0, 2.0, 1.0),
     p("e", "coefficient of restitution", "1", 0.0, 1.0, 0.0),

@@ -74,8 +74,9 @@ pub mod limits {
     pub const CONTACT_POINTS: usize = 64;
     /// Most contacts detected at once within the margin; a step beyond it is refused.
     pub const CONTACTS: usize = 100_000;
-    /// Most contacts in one island (contacts linked through shared moving bodies, solved
-    /// together with dense algebra in this version); a step beyond it is refused.
+    /// Most contacts in one island (contacts linked through shared moving bodies) for the
+    /// steppers that solve an island with dense algebra (acceleration, penalty); a step
+    /// beyond it is refused. NSGA and Moreau–Jean solve larger islands block-sparsely.
     pub const ISLAND_CONTACTS: usize = 1024;
     /// Most loads in a scene.
     pub const LOADS: usize = 256;

@@ -341,9 +341,9 @@ impl Simulation {
                     limits::CONTACTS
                 )));
             }
-            if island > limits::ISLAND_CONTACTS {
+            if island > limits::ISLAND_CONTACTS && !self.stepper.solves_large_islands() {
                 return Err(Error::Solver(format!(
-                    "{island} contacts within the contact margin ({} m) form one island; at most {} are solved together in this version: lower contact_margin or spread the bodies",
+                    "{island} contacts within the contact margin ({} m) form one island; at most {} are solved together by this stepper (nsga and moreau-jean solve larger islands block-sparsely): lower contact_margin, spread the bodies or change the stepper",
                     fmt_number(self.settings.margin),
                     limits::ISLAND_CONTACTS
                 )));

@@ -272,6 +272,11 @@ pub trait Stepper: Send {
     ) -> Result<Stepped>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
+    /// True when the stepper solves every island through [`crate::laws::assembly`], whose
+    /// large islands never form W (so the island-size limit does not apply to it).
+    fn solves_large_islands(&self) -> bool {
+        false
+    }
     /// Clears whatever the stepper carries for the given velocity ranges (bodies falling
     /// asleep, whose velocity is now zero; see [`crate::sleep`]).
     fn freeze(&mut self, _dofs: &[std::ops::Range<usize>]) {}

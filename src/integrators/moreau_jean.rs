@@ -81,6 +81,10 @@ impl Stepper for MoreauJeanStepper {
         "moreau-jean"
     }
 
+    fn solves_large_islands(&self) -> bool {
+        true
+    }
+
     fn reset(&mut self) {
         self.warm.clear();
     }

@@ -171,6 +171,10 @@ impl Stepper for NsgaStepper {
         "nsga"
     }
 
+    fn solves_large_islands(&self) -> bool {
+        true
+    }
+
     fn freeze(&mut self, dofs: &[std::ops::Range<usize>]) {
         if let Some((a, acc)) = &mut self.acceleration {
             for range in dofs {
