@@ -18,7 +18,9 @@
 //! `lemke` solves the polyhedral LCP exactly (Stewart–Trinkle: the friction impulse split into
 //! two non-negative parts with a slip-speed slack) and `pgs` runs projected Gauss–Seidel with
 //! the friction clamped to [−μΛ_N, μΛ_N]; friction discs in space are solved by semismooth
-//! Newton with the polyhedral fallback whatever the setting. Positions are enforced only
+//! Newton with the polyhedral fallback whatever the setting; an island of more than 60 rows
+//! (a pile) goes to block-sparse Gauss–Seidel with Newton–Krylov rounds
+//! ([`crate::laws::sparse`]), warm-started from the last step. Positions are enforced only
 //! through velocities, so gaps are first-order accurate: impacts are timed to within a step
 //! and a curved contact path leaves a gap of O(h²) per step, which the active-set test
 //! corrects.
