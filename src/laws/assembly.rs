@@ -49,7 +49,7 @@ impl Assembled {
     /// island, by block-sparse Gauss–Seidel with Newton–Krylov rounds on a large one
     /// (whatever `solver` says). The answer lies in the laws' admissible sets either way, and
     /// says whether it converged (not when its multipliers are unphysical, see
-    /// [`Self::demand`]).
+    /// `demand`).
     ///
     /// A guess that is itself unphysical (a warm start that carried a self-equilibrated
     /// set of forces over from an earlier step) is dropped, and a warm-started answer that

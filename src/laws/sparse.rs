@@ -21,7 +21,7 @@
 //! ```
 //!
 //! f the local free quantities. Other blocks (boxes, rolling and spinning resistance) are
-//! solved by the small semismooth Newton with its polyhedral fallback ([`super::solve_local`]).
+//! solved by the small semismooth Newton with its polyhedral fallback (`solve_local`).
 //! After each sweep the residual of the *whole* problem — the natural map
 //! R = λ − P(λ − r u), u recomputed from w, with the same per-law augmentation and relative
 //! scale as Newton's — is compared with the tolerance; the solve stops there or at the sweep
