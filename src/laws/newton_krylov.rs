@@ -4,17 +4,12 @@
 //! products J v and, to converge in few iterations, an approximate inverse P⁻¹ ≈ J⁻¹
 //! (right preconditioning: GMRES solves J P⁻¹ y = −R, then δ = P⁻¹ y). The caller supplies
 //! both through [`Linearized`], built at each Newton iterate: for the contact laws the exact
-//! generalized Jacobian of the natural map and its block-diagonal (one contact) inverse
-//! ([`super::sparse`]). [`Differences`] gives the one-sided difference product
-//!
-//! ```text
-//!     J v ≈ (R(x + ε v) − R(x)) / ε,     ε = √ε_mach · (1 + ‖x‖∞) / ‖v‖∞,
-//! ```
-//!
-//! for a residual with no Jacobian at hand (exact on the smooth piece that contains x and
-//! x + εv). The linear solve is inexact (GMRES stops at a relative residual η), so Newton
-//! converges fast but not quadratically; the caller's stopping rule is on R itself, never on
-//! the step.
+//! generalized Jacobian of the natural map and one symmetric block Gauss–Seidel sweep of it
+//! (`sparse_jacobian.rs`). One-sided differences (R(x + εv) − R(x))/ε were tried there first
+//! and failed: near a solution many contacts sit on a kink, and a difference straddles two
+//! pieces of R (the tests below still use them, on a smooth residual). The linear solve is
+//! inexact (GMRES stops at a relative residual η, tightened as Newton converges), so the
+//! caller's stopping rule is on R itself, never on the step.
 
 /// The linear model of R at one Newton iterate.
 pub trait Linearized {
@@ -23,48 +18,6 @@ pub trait Linearized {
     /// out ≈ J⁻¹ v (the preconditioner; the identity by default).
     fn precondition(&mut self, v: &[f64], out: &mut [f64]) {
         out.copy_from_slice(v);
-    }
-}
-
-/// J v by one-sided differences of a residual function around `x` (whose residual is
-/// `base`), no preconditioner.
-pub struct Differences<F: FnMut(&[f64], &mut [f64])> {
-    residual: F,
-    x: Vec<f64>,
-    base: Vec<f64>,
-    shifted: Vec<f64>,
-}
-
-impl<F: FnMut(&[f64], &mut [f64])> Differences<F> {
-    /// The difference model of `residual` at `x`.
-    pub fn new(mut residual: F, x: &[f64]) -> Self {
-        let mut base = vec![0.0; x.len()];
-        residual(x, &mut base);
-        Self {
-            residual,
-            x: x.to_vec(),
-            base,
-            shifted: vec![0.0; x.len()],
-        }
-    }
-}
-
-impl<F: FnMut(&[f64], &mut [f64])> Linearized for Differences<F> {
-    fn apply(&mut self, v: &[f64], out: &mut [f64]) {
-        let vmax = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
-        if vmax == 0.0 {
-            out.fill(0.0);
-            return;
-        }
-        let scale = 1.0 + self.x.iter().fold(0.0f64, |m, a| m.max(a.abs()));
-        let eps = f64::EPSILON.sqrt() * scale / vmax;
-        for ((s, a), b) in self.shifted.iter_mut().zip(&self.x).zip(v) {
-            *s = a + eps * b;
-        }
-        (self.residual)(&self.shifted, out);
-        for (o, b) in out.iter_mut().zip(&self.base) {
-            *o = (*o - b) / eps;
-        }
     }
 }
 
@@ -282,6 +235,48 @@ pub fn solve<L: Linearized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// J v by one-sided differences of a residual function around `x` (whose residual is
+    /// `base`), no preconditioner.
+    pub struct Differences<F: FnMut(&[f64], &mut [f64])> {
+        residual: F,
+        x: Vec<f64>,
+        base: Vec<f64>,
+        shifted: Vec<f64>,
+    }
+
+    impl<F: FnMut(&[f64], &mut [f64])> Differences<F> {
+        /// The difference model of `residual` at `x`.
+        pub fn new(mut residual: F, x: &[f64]) -> Self {
+            let mut base = vec![0.0; x.len()];
+            residual(x, &mut base);
+            Self {
+                residual,
+                x: x.to_vec(),
+                base,
+                shifted: vec![0.0; x.len()],
+            }
+        }
+    }
+
+    impl<F: FnMut(&[f64], &mut [f64])> Linearized for Differences<F> {
+        fn apply(&mut self, v: &[f64], out: &mut [f64]) {
+            let vmax = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+            if vmax == 0.0 {
+                out.fill(0.0);
+                return;
+            }
+            let scale = 1.0 + self.x.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+            let eps = f64::EPSILON.sqrt() * scale / vmax;
+            for ((s, a), b) in self.shifted.iter_mut().zip(&self.x).zip(v) {
+                *s = a + eps * b;
+            }
+            (self.residual)(&self.shifted, out);
+            for (o, b) in out.iter_mut().zip(&self.base) {
+                *o = (*o - b) / eps;
+            }
+        }
+    }
 
     /// A smooth nonlinear system with a known root: x_i³ + x_i − c_i coupled by a tridiagonal
     /// term; the root is checked by substitution.
