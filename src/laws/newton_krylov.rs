@@ -37,8 +37,9 @@ pub struct KrylovOptions {
 
 impl Default for KrylovOptions {
     fn default() -> Self {
-        // Measured on the pile of 100 spheres (docs/benchmarks.md): a long Krylov basis
-        // before a restart matters most (restarting after 30 stalls on a deep pile).
+        // A full solve from afar: a long Krylov basis before a restart (restarting after 30
+        // stalled on a deep pile). The block-sparse solver's short rounds between sweeps use
+        // their own, smaller settings (`sparse.rs`).
         Self {
             max_newton: 20,
             restart: 100,
