@@ -42,7 +42,7 @@ setup-web: setup-native
 	@rustup target list --installed | grep -q '^$(WASM_TARGET)$$' || rustup target add $(WASM_TARGET)
 	@wasm-bindgen --version 2>/dev/null | grep -q ' $(WASM_BINDGEN_VERSION)$$' || \
 		$(CARGO) install --force wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
-	@[ -x $(WASM_OPT) ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] && [ -d node_modules/@dimforge/rapier3d-compat ] || npm ci --no-audit --no-fund
+	@[ -x $(WASM_OPT) ] && [ -x node_modules/.bin/esbuild ] && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] && [ -d node_modules/@dimforge/rapier3d-compat ] && [ -d node_modules/three ] || npm ci --no-audit --no-fund
 
 setup-browser: setup-web
 	@command -v wasm-pack >/dev/null || $(CARGO) install --locked wasm-pack
@@ -56,6 +56,9 @@ web: setup-web
 	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/contactlab_bg.wasm -o www/pkg/contactlab_bg.wasm
 	mkdir -p www/vendor
 	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
+	mkdir -p www/vendor/three/addons/controls
+	cp node_modules/three/build/three.module.js node_modules/three/build/three.core.js www/vendor/three/
+	cp node_modules/three/examples/jsm/controls/OrbitControls.js www/vendor/three/addons/controls/
 	node_modules/.bin/esbuild www/js/standalone.js --bundle --format=esm --minify \
 		--loader:.wasm=binary --loader:.css=text --log-level=warning --outfile=www/dist/contact-figure.js
 	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm; single file www/dist/contact-figure.js)"

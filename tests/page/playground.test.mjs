@@ -168,7 +168,7 @@ test("an unstable run pauses with a message instead of filling the page with NaN
 });
 
 test("sphere-slide: side and top views drawn, slip and friction plots fill, rolls at 5v₀/7", async () => {
-  const { page, errors } = await open("?scene=sphere-slide");
+  const { page, errors } = await open("?scene=sphere-slide&view=projections");
   await page.waitForFunction(() => window.contactlab.sim.time > 0.4, null, { timeout: 10000 });
   const drawn = await page.evaluate(() => {
     const c = document.getElementById("canvas");
@@ -193,8 +193,13 @@ test("sphere-slide: side and top views drawn, slip and friction plots fill, roll
   await page.close();
 });
 
-/** Inked (non-background) pixels sampled over the whole canvas. */
+/** Inked (non-background) pixels sampled over the 2-D canvas; in the 3-D view, the coloured
+ * pixels over the moving bodies (see `bodyPixels`). */
 async function inked(page) {
+  if (await page.evaluate(() => document.getElementById("canvas").hidden)) {
+    const seen = await bodyPixels(page);
+    return seen.reduce((sum, b) => sum + b.coloured, 0);
+  }
   return page.evaluate(() => {
     const c = document.getElementById("canvas");
     const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -203,6 +208,96 @@ async function inked(page) {
     return n;
   });
 }
+
+/**
+ * In the 3-D view, for each moving body: where it is drawn (its centre and radius in canvas
+ * pixels, from the camera) and how many pixels of its disc are coloured like a body (the
+ * spheres' blue and orange octants, the boxes' blue), not like the floor or the background.
+ */
+async function bodyPixels(page) {
+  return page.evaluate(() => {
+    const app = window.contactlab;
+    const gl = document.getElementById("canvas3d");
+    const copy = document.createElement("canvas");
+    copy.width = gl.width;
+    copy.height = gl.height;
+    const ctx = copy.getContext("2d");
+    ctx.drawImage(gl, 0, 0);
+    const poses = app.sim.bodyPoses3();
+    const out = [];
+    app.bodies.forEach((b, i) => {
+      if (b.fixed || (b.shape !== "sphere" && b.shape !== "cuboid")) return;
+      const at = app.view.project(i, poses);
+      if (!at || at.x < 0 || at.y < 0 || at.x >= copy.width || at.y >= copy.height) {
+        out.push({ name: b.name, inView: false, coloured: 0, total: 0 });
+        return;
+      }
+      const r = Math.max(2, Math.floor(0.8 * at.r));
+      const x0 = Math.max(0, Math.floor(at.x - r)), y0 = Math.max(0, Math.floor(at.y - r));
+      const w = Math.min(copy.width - x0, 2 * r), h = Math.min(copy.height - y0, 2 * r);
+      const data = ctx.getImageData(x0, y0, w, h).data;
+      let coloured = 0, total = 0;
+      for (let k = 0; k < data.length; k += 4) {
+        const [red, blue] = [data[k], data[k + 2]];
+        total++;
+        if (blue - red > 40 || red - blue > 60) coloured++;
+      }
+      out.push({ name: b.name, inView: true, coloured, total, at });
+    });
+    return out;
+  });
+}
+
+test("the 3-D view draws every preset in space: each body in view shows in its place, the camera follows", async () => {
+  const names = await (async () => {
+    const { page } = await open("?scene=sphere-slide");
+    const list = await page.evaluate(() => window.contactlab.presets.map((p) => p.name));
+    await page.close();
+    return list;
+  })();
+  let checked = 0;
+  for (const name of names) {
+    const { page, errors } = await open(`?scene=${name}`);
+    if (!(await page.evaluate(() => window.contactlab.sim.spatial))) {
+      // Planar scenes keep the 2-D canvas and offer no view choice.
+      assert.ok(await page.evaluate(() => document.getElementById("canvas3d").hidden && document.getElementById("view-choice").hidden), name);
+      await page.close();
+      continue;
+    }
+    assert.ok(await page.evaluate(() => document.getElementById("canvas").hidden), `${name}: the 3-D view replaces the projections`);
+    // A while of running (slow-motion scenes advance little simulated time).
+    await page.waitForFunction(() => window.contactlab.frames > 60, null, { timeout: 20000 });
+    const seen = await bodyPixels(page);
+    // The camera keeps the moving bodies in the picture; each body in view is drawn there.
+    assert.ok(seen.some((b) => b.inView), `${name}: no body in view ${JSON.stringify(seen)}`);
+    for (const b of seen.filter((b) => b.inView && b.total > 50)) {
+      assert.ok(b.coloured > 0.1 * b.total, `${name}: ${b.name} at ${JSON.stringify(b.at)} shows ${b.coloured} of ${b.total} body-coloured pixels`);
+    }
+    assert.match(await page.textContent("#force-scale"), /≙|no load/);
+    assert.deepEqual(errors, []);
+    await page.locator("#canvas3d").screenshot({ path: `${SHOTS}/3d-${name}.png` });
+    checked++;
+    await page.close();
+  }
+  assert.ok(checked >= 10, `${checked} presets in space checked`);
+});
+
+test("the view choice switches a scene in space to the projections and back, and the link keeps it", async () => {
+  const { page, errors } = await open("?scene=pile&N=20");
+  await page.selectOption("#view-mode", "projections");
+  await page.waitForFunction(() => !document.getElementById("canvas").hidden && document.getElementById("canvas3d").hidden);
+  assert.match(page.url(), /view=projections/);
+  assert.ok(await inked(page) > 500, "projections drawn");
+  await page.selectOption("#view-mode", "3d");
+  await page.waitForFunction(() => document.getElementById("canvas").hidden);
+  assert.doesNotMatch(page.url(), /view=/);
+  assert.ok(await inked(page) > 100, "3-D view drawn again");
+  const again = await open("?scene=pile&N=20&view=projections");
+  assert.equal(await again.page.$eval("#view-mode", (e) => e.value), "projections");
+  assert.deepEqual([...errors, ...again.errors], []);
+  await again.page.close();
+  await page.close();
+});
 
 test("presets in space: every stepper offered, drawn, and seed 001 / 003 numbers on the page", async () => {
   // block-pull-3d: seed 001's N = mg − u = 14.62 N in the theory panel and the readout.

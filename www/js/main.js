@@ -5,6 +5,7 @@ import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
 import { SceneView } from "./view.js";
 import { SphereView } from "./sphere_view.js";
+import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { renderModes } from "./modes.js";
@@ -44,7 +45,7 @@ function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "stepper", "dt", "steps", "timeline", "solver"].includes(k)) continue;
+    if (["scene", "stepper", "dt", "steps", "timeline", "solver", "view"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
@@ -58,6 +59,7 @@ function urlState() {
     steps: Number.isInteger(steps) && steps > 0 ? steps : 0,
     timeline: q.get("timeline") ?? "",
     solver: q.get("solver"),
+    view: q.get("view"),
   };
 }
 
@@ -105,6 +107,7 @@ function writeUrl() {
   q.set("stepper", app.sim.stepper);
   q.set("dt", String(app.sim.timeStep));
   for (const p of app.sim.parameters()) if (p.value !== p.default) q.set(p.name, String(p.value));
+  if (app.sim.spatial && $("view-mode").value !== "3d") q.set("view", $("view-mode").value);
   history.replaceState(null, "", `?${q}`);
 }
 
@@ -150,7 +153,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   }, showMessage);
   const bodies = sim.bodies();
   app.bodies = bodies;
-  app.view = sim.spatial ? app.sphereView : app.planeView;
+  chooseView(sim);
   app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
   $("drag-hint").hidden = sim.spatial; // pushing by drag is planar only
   $("figure-motion").hidden = !sim.spatial;
@@ -160,6 +163,28 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   chooseSpeed(sim);
   writeUrl();
   render();
+}
+
+/** The 3-D view (made on first use; null when WebGL is unavailable, with the reason shown). */
+function view3d() {
+  if (app.view3d === undefined) {
+    try {
+      app.view3d = new View3D($("canvas3d"));
+    } catch (e) {
+      app.view3d = null;
+      showMessage(`3-D view unavailable (${e.message}); showing the side and top projections.`);
+    }
+  }
+  return app.view3d;
+}
+
+/** Planar scenes on the 2-D canvas; scenes in space in 3-D or as side and top projections. */
+function chooseView(sim) {
+  const wants3d = sim.spatial && $("view-mode").value === "3d" && view3d();
+  app.view = !sim.spatial ? app.planeView : wants3d ? app.view3d : app.sphereView;
+  $("canvas").hidden = Boolean(wants3d);
+  $("canvas3d").hidden = !wants3d;
+  $("view-choice").hidden = !sim.spatial;
 }
 
 /** Slow motion for stiff contact modes: at most about one oscillation per second on screen. */
@@ -214,7 +239,7 @@ function render() {
   const { warning } = renderModes(sim);
   if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
   if (!warning && app.error?.startsWith("Time step too large")) showMessage("");
-  $("force-scale").textContent = `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
+  $("force-scale").textContent = app.view.forceLegendText?.() ?? `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
   const rows = [
     ["t", `${format(sim.time, 6)} s`],
     ["energy", `${format(sim.energy)} J`],
@@ -371,6 +396,12 @@ async function main() {
     render();
   });
   $("speed").addEventListener("change", () => { app.speed = Number($("speed").value); });
+  $("view-mode").addEventListener("change", () => {
+    chooseView(app.sim);
+    app.view.setScene(app.bodies, app.sim.spatial ? app.sim.bodyPoses3() : app.sim.bodyPoses(), representativeForce(app.bodies));
+    writeUrl();
+    render();
+  });
   document.addEventListener("visibilitychange", () => { last = performance.now(); app.loop.clear(); });
 
   const canvas = $("canvas");
@@ -389,6 +420,8 @@ async function main() {
   const state = urlState();
   const name = app.presets.some((p) => p.name === state.scene) ? state.scene : "block-pull";
   if (state.scene && name !== state.scene) showMessage(`URL: unknown scene '${state.scene}'; showing ${name}`);
+  if (state.view === "projections") $("view-mode").value = "projections";
+  else if (state.view && state.view !== "3d") showMessage(`URL: view='${state.view}' is not 3d or projections; ignored`);
   loadScene(name, state.params, state.stepper, state.dt, state.solver);
   if (state.steps > 0) {
     // A shared run: replay it exactly, its changes included, filling the plots; then wait.
