@@ -61,6 +61,7 @@ web: setup-web
 	cp node_modules/three/examples/jsm/controls/OrbitControls.js www/vendor/three/addons/controls/
 	node_modules/.bin/esbuild www/js/standalone.js --bundle --format=esm --minify \
 		--loader:.wasm=binary --loader:.css=text --log-level=warning --outfile=www/dist/contact-figure.js
+	sed 's|"./js/contact-figure.js"|"./contact-figure.js"|' www/embed.html > www/dist/embed.html
 	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm; single file www/dist/contact-figure.js)"
 
 ## make serve — build, then serve www/ on http://127.0.0.1:$(PORT)/ (PORT=… to choose).

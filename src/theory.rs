@@ -197,7 +197,7 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             vec![
                 line("reaction N = mg(3 cos φ − 2 cos φ₀)", "N", n, total_normal),
                 line(
-                    "lift-off angle cos φ = ⅔ cos φ₀",
+                    "lift-off angle φ, from cos φ = ⅔ cos φ₀",
                     "rad",
                     libm::acos(2.0 / 3.0 * libm::cos(phi0)),
                     f64::NAN,
@@ -238,11 +238,18 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                 guess.wrong = true;
                 lines.push(guess);
             }
+            // Simulated: 2/ω_max of the coupled modes computed from the current state (the
+            // eigenvalues of K^½AK^½), not the step in use.
+            let computed = sim.modes().omega.iter().fold(0.0f64, |m, &w| m.max(w));
             lines.push(line(
                 "central-difference limit h < 2/ω_max",
                 "s",
                 2.0 / heave.max(rock),
-                sim.time_step(),
+                if computed > 0.0 {
+                    2.0 / computed
+                } else {
+                    f64::NAN
+                },
             ));
             lines
         }

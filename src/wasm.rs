@@ -485,11 +485,22 @@ impl Simulation {
     /// Per contact, the fields of `layout().contact` ([`crate::trace::CONTACT_FIELDS`]): gap
     /// [m], gap rate [m/s], normal reaction [N], friction [N] (signed in the plane, magnitude
     /// in space), impulse [N·s], state code (0 open, 1 touching, 2 loaded, 3 impact), contact
-    /// point x, y, z [m], normal direction x, y, z.
+    /// point x, y, z [m], normal direction x, y, z (the direction of the normal force on the
+    /// moving body of the pair).
     #[wasm_bindgen(js_name = contactData)]
     pub fn contact_data(&self) -> Vec<f64> {
         let mut out = Vec::with_capacity(CONTACT_STRIDE * self.inner.last_report().contacts.len());
+        let bodies = &self.inner.system().bodies;
         for c in &self.inner.last_report().contacts {
+            // The arrow shows the force on a moving body: the normal points from B to A, so it
+            // turns round when A is fixed and B moves (a disk sliding over a fixed disk).
+            let (a, b, _) = c.key.point_body_first();
+            let toward_b = bodies[a].is_fixed() && !bodies[b].is_fixed();
+            let d = if toward_b {
+                c.direction.map(|x| -x)
+            } else {
+                c.direction
+            };
             let row: [f64; CONTACT_STRIDE] = [
                 c.gap,
                 c.gap_rate,
@@ -500,9 +511,9 @@ impl Simulation {
                 c.point[0],
                 c.point[1],
                 c.point[2],
-                c.direction[0],
-                c.direction[1],
-                c.direction[2],
+                d[0],
+                d[1],
+                d[2],
             ];
             out.extend_from_slice(&row);
         }

@@ -221,3 +221,24 @@ fn modal_energy_of_a_symmetric_perturbation_is_all_heave() {
     );
     assert!(energy[1] < 1e-12 * expected);
 }
+
+/// The theory panel's stability line: its simulated value is 2/ω_max of the modes the library
+/// computes (here both are √(2k/m) and √(2ka²/I): 2/632.46 s), not the step in use.
+#[test]
+fn the_theory_panels_stability_limit_is_computed_not_the_step() {
+    let sim = bar("rocking-bar", &[]);
+    let lines = contactlab::theory::theory(&sim);
+    let limit = lines
+        .iter()
+        .find(|l| l.label.starts_with("central-difference limit"))
+        .expect("the rocking bar has a stability line");
+    let rock = (2.0 * K * A * A / I).sqrt();
+    assert!((limit.predicted - 2.0 / rock).abs() < 1e-12);
+    assert!(
+        (limit.simulated - 2.0 / rock).abs() < 1e-9 * limit.predicted,
+        "{} against {}",
+        limit.simulated,
+        2.0 / rock
+    );
+    assert!((limit.simulated - sim.time_step()).abs() > 1e-6);
+}

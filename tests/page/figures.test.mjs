@@ -164,6 +164,19 @@ test("the single-file build runs with no request for .wasm or CSS files", async 
   await p.goto(`${base}examples/single-file.html`);
   const steps = await runFigure(p, "one", 500);
   assert.ok(steps > 0, "the single-file figure runs");
+  // Its share link opens beside the single file (dist/embed.html) and replays the same run.
+  const [link, digest] = await p.evaluate(() => {
+    const f = document.getElementById("one");
+    if (f.wantsPlay) f.toggle();
+    return [f.shareLink(), f.sim.digest];
+  });
+  assert.match(link, /\/dist\/embed\.html\?/);
+  const shared = await context.newPage();
+  shared.on("pageerror", (e) => errors.push(e.message));
+  shared.on("request", (r) => requests.push(r.url()));
+  await shared.goto(link);
+  await shared.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  assert.equal(await shared.evaluate(() => document.getElementById("figure").sim.digest), digest);
   assert.deepEqual(requests.filter((u) => /\/(pkg|vendor)\//.test(u)), []);
   assert.deepEqual(errors, []);
   await context.close();

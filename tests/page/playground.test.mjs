@@ -167,6 +167,39 @@ test("an unstable run pauses with a message instead of filling the page with NaN
   await page.close();
 });
 
+test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
+  const { page, errors } = await open("?scene=penalty-block&dt=0.05");
+  await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });
+  // By now the unstable mode has thrown the block off the springs: nothing is compressed.
+  const state = await page.evaluate(() => ({ energy: window.contactlab.sim.energy, compressed: window.contactlab.sim.modes().omega.length }));
+  assert.equal(state.compressed, 0, JSON.stringify(state));
+  assert.match(await page.textContent("#message"), /Time step too large for central difference.*UNSTABLE/);
+  await page.fill("#dt", "0.0001");
+  await page.dispatchEvent("#dt", "change");
+  await page.waitForFunction(() => document.getElementById("message").hidden);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("typed values: a refused or mistyped value is named with its range, and the boxes show what runs", async () => {
+  const { page, errors } = await open("?scene=block-pull");
+  const u = await page.evaluate(() => window.contactlab.sim.parameters().find((p) => p.name === "u"));
+  await page.fill('[data-param="u"]', String(10 * u.max));
+  await page.dispatchEvent('[data-param="u"]', "change");
+  assert.match(await page.textContent("#message"), new RegExp(`u.*${u.max}`));
+  assert.equal(Number(await page.inputValue('[data-param="u"]')), u.value, "the box shows the value the simulation keeps");
+  await page.fill("#dt", "abc");
+  await page.dispatchEvent("#dt", "change");
+  assert.match(await page.textContent("#message"), /h: 'abc' is not a number; allowed 1e-7 to 0\.1 s/);
+  assert.equal(Number(await page.inputValue("#dt")), await page.evaluate(() => window.contactlab.sim.timeStep));
+  // A third is shown to ten digits, not cut by the box.
+  await page.fill("#dt", String(1 / 3000));
+  await page.dispatchEvent("#dt", "change");
+  assert.equal(await page.inputValue("#dt"), "0.0003333333333");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("sphere-slide: side and top views drawn, slip and friction plots fill, rolls at 5v₀/7", async () => {
   const { page, errors } = await open("?scene=sphere-slide&view=projections");
   await page.waitForFunction(() => window.contactlab.sim.time > 0.4, null, { timeout: 10000 });
@@ -187,7 +220,9 @@ test("sphere-slide: side and top views drawn, slip and friction plots fill, roll
   const v = await page.evaluate(() => window.contactlab.sim.bodyVelocities3()[6]);
   assert.ok(Math.abs(v - 10 / 7) < 1e-6, `rolling speed ${v}`);
   // The modes panel is there in space too; under NSGA no contact is compressed.
-  assert.match(await page.textContent("#modes-panel"), /no compressed contact/);
+  // Rigid contacts have no stiffness: no gauge, no contact modes, no frequency plot.
+  assert.match(await page.textContent("#modes-panel"), /Rigid contacts under nsga/);
+  assert.ok(await page.evaluate(() => ["gauge", "modes", "figure-frequency"].every((id) => document.getElementById(id).hidden)));
   assert.deepEqual(errors, []);
   await page.screenshot({ path: `${SHOTS}/sphere-slide.png`, fullPage: true });
   await page.close();

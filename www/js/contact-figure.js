@@ -161,7 +161,7 @@ export class ContactFigure extends HTMLElement {
     this.options = options;
     this.sim = Simulation.preset(options.scene, options.params);
     if (options.stepper) {
-      try { this.sim.setStepper(options.stepper); } catch (e) { options.errors.push(`stepper: ${e.message}`); }
+      try { this.sim.setStepper(options.stepper); } catch (e) { options.errors.push(e.message); }
     }
     if (options.dt !== null) this.sim.setTimeStep(options.dt);
     this.sim.startRecording();
@@ -317,7 +317,8 @@ export class ContactFigure extends HTMLElement {
     if (this.sim.timeline) q.set("timeline", this.sim.timeline);
     q.set("plots", this.options.plots.join(","));
     if (this.options.controls.length) q.set("controls", this.options.controls.join(","));
-    // (In the single-file build the link points beside the script; host embed.html there.)
+    // (In the single-file build the link points beside the script, where `make web` puts
+    // an embed.html that loads it.)
     return `${new URL(globalThis.__contactlabAssets ? "embed.html" : "../embed.html", import.meta.url).href}?${q}`;
   }
 

@@ -5,6 +5,12 @@
 
 import { parseNumber } from "./options.js";
 
+/** A value as a box shows it: ten significant digits at most (1/3 is 0.3333333333), so the
+ * box is never too narrow for it; the simulation keeps the exact number. */
+export function boxText(x) {
+  return String(Number(x.toPrecision(10)));
+}
+
 /**
  * @param {HTMLElement} container
  * @param {Array<{name:string,label:string,unit:string,min:number,max:number,value:number}>} parameters
@@ -31,22 +37,33 @@ export function buildControls(container, parameters, onChange, onError) {
     slider.step = String(p.step > 0 ? p.step : sliderStep(toSlider(p.min), toSlider(p.max)));
     slider.value = String(toSlider(p.value));
     slider.setAttribute("aria-label", `${p.label} slider`);
+    // A logarithmic slider's position is an exponent: say the value instead.
+    const announce = (x) => slider.setAttribute("aria-valuetext", `${boxText(x)} ${p.unit}`);
+    announce(p.value);
+    // Text, not type=number: a mistyped value stays visible and is named in the message
+    // (a number box hands over "" for "abc").
     const number = document.createElement("input");
-    number.type = "number";
-    number.step = p.step > 0 ? String(p.step) : "any";
-    number.min = String(p.min);
-    number.max = String(p.max);
-    number.value = String(p.value);
+    number.type = "text";
+    number.inputMode = "decimal";
+    number.value = boxText(p.value);
+    number.title = `${p.min} to ${p.max} ${p.unit}`;
     number.dataset.param = p.name;
     number.setAttribute("aria-label", `${p.label} in ${p.unit}`);
+    let current = p.value;
     const apply = (value, text, source) => {
       try {
-        if (value === null) throw new Error(`${p.name}: '${text}' is not a number`);
+        if (value === null) throw new Error(`${p.name}: '${text}' is not a number; allowed ${p.min} to ${p.max} ${p.unit}`);
         onChange(p.name, value);
+        current = value;
         if (source !== slider) slider.value = String(toSlider(value));
-        if (source !== number) number.value = String(value);
+        if (source !== number) number.value = boxText(value);
+        announce(value);
       } catch (e) {
+        // Refused: the message names the field and its range; the controls show the value
+        // the simulation keeps.
         onError(e.message ?? String(e));
+        slider.value = String(toSlider(current));
+        number.value = boxText(current);
       }
     };
     slider.addEventListener("input", () => apply(fromSlider(Number(slider.value)), slider.value, slider));

@@ -7,8 +7,9 @@ import { SceneView } from "./view.js";
 import { SphereView } from "./sphere_view.js";
 import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
-import { buildControls } from "./controls.js";
-import { renderModes } from "./modes.js";
+import { buildControls, boxText } from "./controls.js";
+import { parseNumber } from "./options.js";
+import { renderModes, explicitInstability } from "./modes.js";
 import { layout, readLayout } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
@@ -121,6 +122,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   }
   app.sim?.free();
   app.sim = sim;
+  app.instability = null;
   try {
     if (stepper) sim.setStepper(stepper);
     if (dt !== null && dt !== "") sim.setTimeStep(Number(dt));
@@ -143,7 +145,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
     return option;
   }));
   $("stepper").value = sim.stepper;
-  $("dt").value = String(sim.timeStep);
+  $("dt").value = boxText(sim.timeStep);
   const preset = app.presets.find((p) => p.name === name);
   $("description").textContent = preset?.description ?? "";
   buildControls($("controls"), sim.parameters(), (n, v) => {
@@ -189,7 +191,8 @@ function chooseView(sim) {
 
 /** Slow motion for stiff contact modes: at most about one oscillation per second on screen. */
 function chooseSpeed(sim) {
-  const fastest = Math.max(0, ...sim.frequencies());
+  // Only penalty contacts oscillate; rigid steppers run in real time.
+  const fastest = sim.stepper.startsWith("penalty") ? Math.max(0, ...sim.frequencies()) : 0;
   const wanted = fastest > 0 ? Math.min(1, 6 / fastest) : 1;
   const options = [...$("speed").options].map((o) => Number(o.value));
   const distance = (v) => Math.abs(Math.log(v / wanted));
@@ -206,7 +209,18 @@ function representativeForce(bodies) {
 function stepSafely(n) {
   try {
     const started = performance.now();
-    const taken = app.sim.step(n);
+    let taken = 0;
+    if (app.sim.stepper === "penalty-explicit") {
+      // One step at a time, checked against the stability limit after each: an unstable
+      // step can compress and throw a body within one frame, unseen by the drawing.
+      for (let k = 0; k < n; k++) {
+        taken += app.sim.step(1);
+        const warning = explicitInstability(app.sim);
+        if (warning) app.instability = warning;
+      }
+    } else {
+      taken = app.sim.step(n);
+    }
     // The cost of one step, smoothed over the last frames (shown in the readout).
     if (taken > 0) {
       const perStep = (performance.now() - started) / taken;
@@ -237,8 +251,12 @@ function render() {
   app.view.draw(poses, contacts);
   recordState(app.plots, sim, app.bodies, contacts);
   const { warning } = renderModes(sim);
-  if (warning && !app.error) showMessage(`Time step too large for central difference: ${warning}`);
-  if (!warning && app.error?.startsWith("Time step too large")) showMessage("");
+  // Latched: once the explicit run went past its limit, the warning stays (also after the
+  // unstable mode has thrown a body clear and no contact is compressed any more) until the
+  // run is reset or h, the stepper or the scene changes.
+  if (warning) app.instability = warning;
+  if (app.instability && !app.error) showMessage(`Time step too large for central difference: ${app.instability}`);
+  if (!app.instability && app.error?.startsWith("Time step too large")) showMessage("");
   $("force-scale").textContent = app.view.forceLegendText?.() ?? `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
   const rows = [
     ["t", `${format(sim.time, 6)} s`],
@@ -370,13 +388,33 @@ async function main() {
 
   $("scene").addEventListener("change", () => { showMessage(""); loadScene($("scene").value); });
   $("stepper").addEventListener("change", () => {
-    try { app.sim.setStepper($("stepper").value); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); }
+    try {
+      app.sim.setStepper($("stepper").value);
+      app.instability = null;
+      chooseSpeed(app.sim);
+      showMessage("");
+      writeUrl();
+    } catch (e) {
+      showMessage(e.message);
+      $("stepper").value = app.sim.stepper; // the menu shows the stepper that runs
+    }
   });
   $("solver").addEventListener("change", () => {
     try { applySolver(app.sim, $("solver").value); showMessage(""); } catch (e) { showMessage(e.message); }
   });
   $("dt").addEventListener("change", () => {
-    try { app.sim.setTimeStep(Number($("dt").value)); showMessage(""); writeUrl(); } catch (e) { showMessage(e.message); $("dt").value = String(app.sim.timeStep); }
+    const text = $("dt").value;
+    const h = parseNumber(text);
+    try {
+      if (h === null) throw new Error(`h: '${text}' is not a number; allowed 1e-7 to 0.1 s`);
+      app.sim.setTimeStep(h);
+      app.instability = null;
+      showMessage("");
+      writeUrl();
+    } catch (e) {
+      showMessage(e.message);
+    }
+    $("dt").value = boxText(app.sim.timeStep);
   });
   $("play").addEventListener("click", () => {
     app.playing = !app.playing;
@@ -390,6 +428,7 @@ async function main() {
     render();
   });
   $("reset").addEventListener("click", () => {
+    app.instability = null;
     try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
     app.plots.clear();
     app.loop.clear();
@@ -435,7 +474,7 @@ async function main() {
     $("play").textContent = "Play";
     // The replayed changes may have switched the stepper or h.
     $("stepper").value = app.sim.stepper;
-    $("dt").value = String(app.sim.timeStep);
+    $("dt").value = boxText(app.sim.timeStep);
     render();
   }
   $("link").addEventListener("click", () => {

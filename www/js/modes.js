@@ -38,10 +38,34 @@ function pattern(shape) {
 }
 
 /**
+ * The explicit penalty stepper past its stability limit now: the warning text, else null.
+ * (Cheap enough to ask after every step of the small scenes that stepper runs.)
+ * @param {object} sim the wasm Simulation
+ */
+export function explicitInstability(sim) {
+  if (sim.stepper !== "penalty-explicit") return null;
+  const limit = sim.timeStepLimit;
+  if (limit === undefined || sim.timeStep < limit) return null;
+  return `h·ω_max = ${fmt(sim.hOmegaMax)}; limit h < ${fmt(limit * 1e3)} ms (2/ω_max with no damping) — UNSTABLE: the fastest mode grows every step`;
+}
+
+/**
  * @param {object} sim the wasm Simulation
  * @returns {{warning: string|null}}
  */
 export function renderModes(sim) {
+  // Contact modes are those of the penalty springs: rigid steppers have no contact stiffness,
+  // so neither gauge nor frequencies apply to them.
+  const penalty = sim.stepper.startsWith("penalty");
+  for (const id of ["gauge", "modes", "figure-frequency"]) {
+    const element = document.getElementById(id);
+    if (element) element.hidden = !penalty;
+  }
+  if (!penalty) {
+    document.getElementById("modes-note").textContent =
+      `Rigid contacts under ${sim.stepper}: no contact stiffness, so no contact modes and no stability limit on h from them. Choose penalty-explicit or penalty-implicit to see them.`;
+    return { warning: null };
+  }
   const modes = sim.modes();
   const hw = sim.hOmegaMax;
   const limit = sim.timeStepLimit;
