@@ -167,8 +167,46 @@ test("an unstable run pauses with a message instead of filling the page with NaN
   await page.close();
 });
 
+test("at the scene's duration the run stops (Play runs on), loops, or runs on, as chosen; the link keeps the choice", async () => {
+  // rocking-bar lasts 0.2 s.
+  const { page, errors } = await open("?scene=rocking-bar");
+  await page.waitForFunction(() => !window.contactlab.playing, null, { timeout: 20000 });
+  const [t, duration, h] = await page.evaluate(() => [window.contactlab.sim.time, window.contactlab.sim.duration, window.contactlab.sim.timeStep]);
+  assert.ok(Math.abs(t - duration) <= 0.5 * h, `stopped at ${t}, duration ${duration}`);
+  assert.match(await readout(page, "end"), /stopped at 0\.2 s; Play runs on/);
+  await page.click("#play");
+  await page.waitForFunction((d) => window.contactlab.sim.time > d + 0.01, duration, { timeout: 20000 });
+  await page.selectOption("#end", "loop");
+  assert.match(page.url(), /end=loop/);
+  await page.click("#reset");
+  await page.waitForFunction(() => window.contactlab.sim.time > 0.15, null, { timeout: 20000 });
+  // Past the duration it starts again: the time falls back below it and the run goes on.
+  await page.waitForFunction(() => window.contactlab.sim.time < 0.05 && window.contactlab.playing, null, { timeout: 20000 });
+  assert.match(await readout(page, "end"), /loops at 0\.2 s/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the 2-D view follows a body that falls away without shrinking it to a dot", async () => {
+  const { page, errors } = await open("?scene=disk-over-disk&end=run");
+  const first = await page.evaluate(() => window.contactlab.view.transform().scale);
+  // The sliding disk leaves the fixed one and falls with nothing below it.
+  await page.waitForFunction(() => window.contactlab.sim.time > 2.5, null, { timeout: 30000 });
+  const [scale, y, top] = await page.evaluate(() => {
+    const app = window.contactlab;
+    const t = app.view.transform();
+    const poses = app.sim.bodyPoses();
+    const i = app.bodies.findIndex((b) => !b.fixed);
+    return [t.scale, t.y(poses[3 * i + 1]), app.view.canvas.height];
+  });
+  assert.ok(scale >= first / 3.0001, `zoomed out from ${first} to ${scale} px/m`);
+  assert.ok(y > 0 && y < top, `the falling disk is drawn at y = ${y} of ${top} px`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
-  const { page, errors } = await open("?scene=penalty-block&dt=0.05");
+  const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });
   // By now the unstable mode has thrown the block off the springs: nothing is compressed.
   const state = await page.evaluate(() => ({ energy: window.contactlab.sim.energy, compressed: window.contactlab.sim.modes().omega.length }));
@@ -394,7 +432,8 @@ test("the playground's link replays the run to the same digest", async () => {
 });
 
 test("a link made after switching stepper and h and dragging a body replays exactly, with its history", async () => {
-  const { page, errors } = await open("?scene=block-pull");
+  // (Running on past the scene's 1 s: the drag comes later than that.)
+  const { page, errors } = await open("?scene=block-pull&end=run");
   await page.waitForTimeout(300);
   await page.selectOption("#stepper", "moreau-jean");
   await page.waitForTimeout(200);

@@ -46,7 +46,7 @@ function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "stepper", "dt", "steps", "timeline", "solver", "view"].includes(k)) continue;
+    if (["scene", "stepper", "dt", "steps", "timeline", "solver", "view", "end"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
@@ -61,6 +61,7 @@ function urlState() {
     timeline: q.get("timeline") ?? "",
     solver: q.get("solver"),
     view: q.get("view"),
+    end: q.get("end"),
   };
 }
 
@@ -109,6 +110,7 @@ function writeUrl() {
   q.set("dt", String(app.sim.timeStep));
   for (const p of app.sim.parameters()) if (p.value !== p.default) q.set(p.name, String(p.value));
   if (app.sim.spatial && $("view-mode").value !== "3d") q.set("view", $("view-mode").value);
+  if ($("end").value !== "stop") q.set("end", $("end").value);
   history.replaceState(null, "", `?${q}`);
 }
 
@@ -123,6 +125,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   app.sim?.free();
   app.sim = sim;
   app.instability = null;
+  app.pastEnd = false;
   try {
     if (stepper) sim.setStepper(stepper);
     if (dt !== null && dt !== "") sim.setTimeStep(Number(dt));
@@ -244,6 +247,15 @@ function solverRows(sim) {
   return rows;
 }
 
+/** What the run does at the scene's duration, for the readout. */
+function endText(sim) {
+  const at = `${format(sim.duration, 4)} s`;
+  const mode = $("end").value;
+  if (mode === "run") return `runs on past ${at}`;
+  if (mode === "loop") return `loops at ${at}`;
+  return app.pastEnd ? `stopped at ${at}; Play runs on` : `stops at ${at}`;
+}
+
 function render() {
   const sim = app.sim;
   const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
@@ -260,6 +272,7 @@ function render() {
   $("force-scale").textContent = app.view.forceLegendText?.() ?? `100 px ≙ ${format(app.view.forceLegend(), 3)} N`;
   const rows = [
     ["t", `${format(sim.time, 6)} s`],
+    ["end", endText(sim)],
     ["energy", `${format(sim.energy)} J`],
     ["iterations", String(sim.iterations)],
     ["residual", format(sim.residual, 3)],
@@ -354,6 +367,33 @@ function releaseDrag() {
 }
 
 let last = performance.now();
+/**
+ * Steps no further than the scene's duration unless the run is to run on; there it stops
+ * (Play then runs on past it) or starts again, as the "at the end" menu says.
+ */
+function stepTowardEnd(n) {
+  if (!app.playing) return; // stopped at the end earlier in this frame
+  const mode = $("end").value;
+  if (mode === "run" || app.pastEnd) {
+    stepSafely(n);
+    return;
+  }
+  const left = Math.round((app.sim.duration - app.sim.time) / app.sim.timeStep);
+  if (left > 0) {
+    stepSafely(Math.min(n, left));
+    return;
+  }
+  if (mode === "loop") {
+    app.sim.reset();
+    app.plots.clear();
+    app.instability = null;
+    return;
+  }
+  app.playing = false;
+  app.pastEnd = true;
+  $("play").textContent = "Play";
+}
+
 function frame(now) {
   const elapsed = Math.min((now - last) / 1000, 0.1);
   last = now;
@@ -361,7 +401,7 @@ function frame(now) {
     app.loop.accumulate(elapsed * app.speed);
     applyDrag();
     try {
-      app.loop.drain(app.sim.timeStep, stepSafely);
+      app.loop.drain(app.sim.timeStep, stepTowardEnd);
     } catch { /* message shown, paused */ }
   }
   render();
@@ -429,12 +469,14 @@ async function main() {
   });
   $("reset").addEventListener("click", () => {
     app.instability = null;
+    app.pastEnd = false;
     try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
     app.plots.clear();
     app.loop.clear();
     render();
   });
   $("speed").addEventListener("change", () => { app.speed = Number($("speed").value); });
+  $("end").addEventListener("change", () => { writeUrl(); render(); });
   $("view-mode").addEventListener("change", () => {
     chooseView(app.sim);
     app.view.setScene(app.bodies, app.sim.spatial ? app.sim.bodyPoses3() : app.sim.bodyPoses(), representativeForce(app.bodies));
@@ -459,6 +501,8 @@ async function main() {
   const state = urlState();
   const name = app.presets.some((p) => p.name === state.scene) ? state.scene : "block-pull";
   if (state.scene && name !== state.scene) showMessage(`URL: unknown scene '${state.scene}'; showing ${name}`);
+  if (["stop", "loop", "run"].includes(state.end)) $("end").value = state.end;
+  else if (state.end) showMessage(`URL: end='${state.end}' is not stop, loop or run; ignored`);
   if (state.view === "projections") $("view-mode").value = "projections";
   else if (state.view && state.view !== "3d") showMessage(`URL: view='${state.view}' is not 3d or projections; ignored`);
   loadScene(name, state.params, state.stepper, state.dt, state.solver);

@@ -13,6 +13,9 @@ function pose(poses, i) {
 }
 
 
+/** The view grows to hold bodies that leave it up to this factor of its first size. */
+const MAX_ZOOM_OUT = 3;
+
 export class SceneView {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
@@ -43,21 +46,43 @@ export class SceneView {
     this.newtonsPerMetre = weight > 0 ? weight / (0.25 * height) : 1;
   }
 
-  /** Bounding box of the moving bodies (and fixed disks) with a margin; the floor line shows. */
-  extent(poses) {
+  /** Bounding box of the moving bodies (and fixed disks, unless `movingOnly`) with a margin;
+   * the floor line shows. */
+  extent(poses, movingOnly = false) {
     let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
     this.bodies.forEach((b, i) => {
-      if (b.shape === "half_plane") return;
+      if (b.shape === "half_plane" || (movingOnly && b.fixed)) return;
       const [x, y] = pose(poses, i);
       const r = b.shape === "disk" ? b.radius : Math.hypot(b.width, b.height) / 2;
       x0 = Math.min(x0, x - r); x1 = Math.max(x1, x + r);
       y0 = Math.min(y0, y - r); y1 = Math.max(y1, y + r);
     });
     if (!Number.isFinite(x0)) return { x0: -1, x1: 1, y0: -0.1, y1: 1 };
-    y0 = Math.min(y0, 0);
+    if (!movingOnly) y0 = Math.min(y0, 0);
     const span = Math.max(x1 - x0, y1 - y0) || 1;
     const pad = 0.35 * span;
     return { x0: x0 - pad, x1: x1 + pad, y0: y0 - 0.25 * pad, y1: y1 + pad };
+  }
+
+  /**
+   * The world box to show: the home view grown to hold bodies that leave it, up to
+   * MAX_ZOOM_OUT times its size; beyond that (a body falling away, two bodies flying apart) a
+   * box of at most that size follows the moving bodies' middle, so nothing shrinks to a dot.
+   */
+  frame(poses) {
+    const h = this.home;
+    const now = this.extent(poses);
+    const union = {
+      x0: Math.min(h.x0, now.x0), x1: Math.max(h.x1, now.x1),
+      y0: Math.min(h.y0, now.y0), y1: Math.max(h.y1, now.y1),
+    };
+    const span = (b) => Math.max(b.x1 - b.x0, b.y1 - b.y0);
+    if (span(union) <= MAX_ZOOM_OUT * span(h)) return union;
+    const moving = this.extent(poses, true);
+    const scale = Math.min(MAX_ZOOM_OUT, Math.max(1, span(moving) / span(h)));
+    const [cx, cy] = [(moving.x0 + moving.x1) / 2, (moving.y0 + moving.y1) / 2];
+    const [w, hh] = [(h.x1 - h.x0) * scale / 2, (h.y1 - h.y0) * scale / 2];
+    return { x0: cx - w, x1: cx + w, y0: cy - hh, y1: cy + hh };
   }
 
   /** World → canvas pixels, keeping aspect ratio 1. */
@@ -105,13 +130,7 @@ export class SceneView {
    * @param {Float64Array} contacts Simulation.contactData()
    */
   draw(poses, contacts) {
-    // Follow bodies that leave the home view, and come back when they return.
-    const now = this.extent(poses);
-    const h = this.home;
-    this.bounds = {
-      x0: Math.min(h.x0, now.x0), x1: Math.max(h.x1, now.x1),
-      y0: Math.min(h.y0, now.y0), y1: Math.max(h.y1, now.y1),
-    };
+    this.bounds = this.frame(poses);
     const ctx = this.ctx;
     const t = this.transform();
     const px = this.dpr;
