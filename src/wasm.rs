@@ -108,6 +108,10 @@ struct BodyInfo {
 /// Most samples a recording keeps (older ones are dropped first).
 const RECORDING_CAP: usize = 200_000;
 
+/// Most numbers a recording keeps (about 32 MB): a pile's samples hold hundreds of contacts
+/// each, so it keeps fewer of them than a block's.
+const RECORDING_VALUES: usize = 4_000_000;
+
 /// A simulation driven from JavaScript.
 #[wasm_bindgen(js_name = Simulation)]
 pub struct Simulation {
@@ -258,10 +262,14 @@ impl Simulation {
             }
             self.inner.step().map_err(js)?;
             if let Some(samples) = &mut self.recording {
-                if samples.len() >= RECORDING_CAP {
+                let sample = self.inner.sample();
+                // Numbers per sample, roughly: a body's state and a contact's row of the CSV.
+                let values = 8 + 13 * sample.bodies.len() + 12 * sample.contacts.len();
+                let cap = RECORDING_CAP.min(RECORDING_VALUES / values).max(1);
+                while samples.len() >= cap {
                     samples.pop_front();
                 }
-                samples.push_back(self.inner.sample());
+                samples.push_back(sample);
             }
         }
         Ok(count)
@@ -317,7 +325,8 @@ impl Simulation {
     }
 
     /// Starts recording one sample per step from now on (for `traceCsv`), dropping any earlier
-    /// recording; at most 200,000 samples are kept.
+    /// recording; the latest 200,000 samples are kept, fewer for scenes with many contacts
+    /// (about four million numbers in all).
     #[wasm_bindgen(js_name = startRecording)]
     pub fn start_recording(&mut self) {
         self.recording = Some(std::collections::VecDeque::new());

@@ -205,6 +205,44 @@ test("the 2-D view follows a body that falls away without shrinking it to a dot"
   await page.close();
 });
 
+test("export: the CSV holds every step with units in its header; the PNG has the caption, view and each plot", async () => {
+  const { page, errors } = await open("?scene=bouncing-ball&end=run");
+  await page.waitForFunction(() => window.contactlab.sim.steps > 200, null, { timeout: 20000 });
+  await page.click("#play"); // pause
+  const [csv, steps, energy] = await page.evaluate(() => [window.contactlab.sim.traceCsv(), window.contactlab.sim.steps, window.contactlab.sim.energy]);
+  const lines = csv.trim().split("\n");
+  assert.equal(lines.length - 1, steps, "one row per step since the scene loaded");
+  const header = lines[0].split(",");
+  assert.ok(header.includes("t [s]") && header.some((h) => /^energy \[J\]$/.test(h)), lines[0]);
+  // The last row is the state on the page.
+  const last = lines.at(-1).split(",");
+  assert.ok(Math.abs(Number(last[header.indexOf("energy [J]")]) - energy) <= 1e-12 * Math.abs(energy), `${last} against ${energy}`);
+  const download = page.waitForEvent("download");
+  await page.click("#csv");
+  assert.equal((await download).suggestedFilename(), "bouncing-ball.csv");
+  // The PNG: wider than the view, its top caption inked, the view copied, each visible plot drawn.
+  const figure = await page.evaluate(() => {
+    const out = window.contactlab.figureCanvas();
+    const ctx = out.getContext("2d");
+    const inked = (x, y, w, h) => {
+      const data = ctx.getImageData(x, y, w, h).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] < 200) n++;
+      return n;
+    };
+    const view = document.getElementById("canvas");
+    const plots = [...document.querySelectorAll(".plots figure")].filter((f) => !f.hidden && f.querySelector("canvas")).length;
+    return { width: out.width, height: out.height, view: [view.width, view.height], captionInk: inked(0, 0, out.width, 60), bottomInk: inked(0, out.height - 200, out.width, 200), plots };
+  });
+  assert.ok(figure.width >= figure.view[0] && figure.height > figure.view[1] + 200 * figure.plots / 2, JSON.stringify(figure));
+  assert.ok(figure.captionInk > 200 && figure.bottomInk > 200, JSON.stringify(figure));
+  const png = page.waitForEvent("download");
+  await page.click("#png");
+  assert.equal((await png).suggestedFilename(), "bouncing-ball.png");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
   const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });

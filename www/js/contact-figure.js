@@ -17,6 +17,7 @@ import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { readOptions } from "./options.js";
 import { readLayout } from "./layout.js";
+import { composeFigure, download, legendOf } from "./export.js";
 
 let wasmSource = new URL("../pkg/contactlab_bg.wasm", import.meta.url);
 let ready = null;
@@ -111,13 +112,6 @@ function button(text, label, onClick) {
   return b;
 }
 
-function download(name, blob) {
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
 
 export class ContactFigure extends HTMLElement {
   async connectedCallback() {
@@ -330,19 +324,18 @@ export class ContactFigure extends HTMLElement {
     navigator.clipboard?.writeText(link).catch(() => {});
   }
 
-  /** The scene and its plots stacked into one PNG. */
+  /** The scene and its plots as one PNG with a caption (scene, parameters, stepper, h, time,
+   * digest), each plot at its own size with its caption and legend. */
   png() {
-    const canvases = [this.canvas, ...this.querySelectorAll(".cf-plots canvas")];
-    const width = Math.max(...canvases.map((c) => c.width));
-    const height = canvases.reduce((h, c) => h + c.height, 0);
-    const out = document.createElement("canvas");
-    out.width = width;
-    out.height = height;
-    const ctx = out.getContext("2d");
-    ctx.fillStyle = "#fff";
-    ctx.fillRect(0, 0, width, height);
-    let y = 0;
-    for (const c of canvases) { ctx.drawImage(c, 0, y); y += c.height; }
+    const sim = this.sim;
+    const params = Object.entries(this.options.params).map(([k, v]) => `${k} = ${v}`).join(", ");
+    const caption = [
+      `${params ? `Parameters: ${params}. ` : ""}Stepper ${sim.stepper}, h = ${sim.timeStep} s, t = ${sim.time.toFixed(4)} s after ${sim.steps} steps; trace digest ${sim.digest}.`,
+    ];
+    const plots = [...this.querySelectorAll(".cf-plots > *")]
+      .filter((f) => f.querySelector("canvas"))
+      .map((f) => ({ caption: f.querySelector("figcaption")?.textContent ?? "", canvas: f.querySelector("canvas"), legend: legendOf(f) }));
+    const out = composeFigure({ title: `contactlab — ${this.options.scene}`, caption, view: this.canvas, plots });
     out.toBlob((blob) => download(`${this.options.scene}.png`, blob));
   }
 

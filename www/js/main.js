@@ -9,6 +9,7 @@ import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls, boxText } from "./controls.js";
 import { parseNumber } from "./options.js";
+import { composeFigure, download, legendOf } from "./export.js";
 import { renderModes, explicitInstability } from "./modes.js";
 import { layout, readLayout } from "./layout.js";
 
@@ -124,6 +125,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   }
   app.sim?.free();
   app.sim = sim;
+  sim.startRecording(); // for the CSV export (reset clears it)
   app.instability = null;
   app.pastEnd = false;
   try {
@@ -190,6 +192,25 @@ function chooseView(sim) {
   $("canvas").hidden = Boolean(wants3d);
   $("canvas3d").hidden = !wants3d;
   $("view-choice").hidden = !sim.spatial;
+}
+
+/** The view and the visible plots as one captioned canvas (the PNG export). */
+function figureCanvas() {
+  const sim = app.sim;
+  const params = sim.parameters().map((p) => `${p.name} = ${boxText(p.value)}${p.unit === "1" ? "" : ` ${p.unit}`}`).join(", ");
+  const unconverged = sim.unconvergedSteps > 0 ? `; ${sim.unconvergedSteps} steps NOT converged` : "";
+  const caption = [
+    $("description").textContent,
+    params ? `Parameters: ${params}.` : "",
+    `Stepper ${sim.stepper}, h = ${boxText(sim.timeStep)} s, t = ${format(sim.time, 6)} s after ${sim.steps} steps; trace digest ${sim.digest}${unconverged}.`,
+    `Arrows: normal reactions to scale (${$("force-scale").textContent}).`,
+  ].filter(Boolean);
+  const view = $("canvas").hidden ? $("canvas3d") : $("canvas");
+  if (view === $("canvas3d")) app.view.render();
+  const plots = [...document.querySelectorAll(".plots figure")]
+    .filter((f) => !f.hidden && f.querySelector("canvas"))
+    .map((f) => ({ caption: f.querySelector("figcaption").textContent, canvas: f.querySelector("canvas"), legend: legendOf(f) }));
+  return composeFigure({ title: `contactlab — ${sim.name}`, caption, view, plots });
 }
 
 /** Slow motion for stiff contact modes: at most about one oscillation per second on screen. */
@@ -521,6 +542,15 @@ async function main() {
     $("dt").value = boxText(app.sim.timeStep);
     render();
   }
+  $("csv").addEventListener("click", () => {
+    const csv = app.sim.traceCsv();
+    if (!csv) { showMessage("Nothing recorded yet: run a step first."); return; }
+    download(`${app.sim.name}.csv`, new Blob([csv], { type: "text/csv" }));
+  });
+  $("png").addEventListener("click", () => {
+    figureCanvas().toBlob((blob) => download(`${app.sim.name}.png`, blob));
+  });
+  app.figureCanvas = figureCanvas; // for page tests
   $("link").addEventListener("click", () => {
     writeUrl();
     const link = replayLink(app.sim);

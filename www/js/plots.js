@@ -4,9 +4,16 @@
 
 import uPlot from "../vendor/uPlot.esm.js";
 import { layout } from "./layout.js";
+import { tickLabels } from "./ticks.js";
 
 const COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
 const WINDOW = 4000; // samples kept
+
+/** Room for the widest tick label and the axis title beside it, CSS px. */
+function axisSize(self, values) {
+  const widest = Math.max(0, ...(values ?? []).map((v) => String(v).length));
+  return 28 + 7 * widest;
+}
 
 /** One rolling time series chart. */
 class Chart {
@@ -33,7 +40,10 @@ class Chart {
           // Never zoom in below 1e-3 of the axis unit: round-off must not fill the plot.
           y: { range: (u, min, max) => (max - min < 1e-3 ? [min - 5e-4, max + 5e-4] : [min, max]) },
         },
-        axes: [{ label: "t [s]" }, { label: this.yLabel, size: 60 }],
+        axes: [
+          { label: "t [s]", values: (u, splits, axis, space, increment) => tickLabels(splits, increment) },
+          { label: this.yLabel, size: axisSize, values: (u, splits, axis, space, increment) => tickLabels(splits, increment) },
+        ],
         series: [{ label: "t" }, ...ids.map((id, i) => ({ label: id, stroke: COLORS[i % COLORS.length], width: 1.5 }))],
       },
       this.data,
