@@ -243,6 +243,57 @@ test("export: the CSV holds every step with units in its header; the PNG has the
   await page.close();
 });
 
+test("scene editor: an edit applies (and travels in the link), a bad edit names the field while the scene runs on, bodies are added and deleted", async () => {
+  const { page, errors } = await open("?scene=block-pull&end=run");
+  await page.click("#editor summary");
+  const scene = JSON.parse(await page.inputValue("#scene-json"));
+  // A refused edit: the message names the field and its range; nothing is lost.
+  scene.bodies[1].mass = -1;
+  const bad = JSON.stringify(scene);
+  await page.fill("#scene-json", bad);
+  const before = await page.evaluate(() => window.contactlab.sim.steps);
+  await page.click("#editor-apply");
+  assert.match(await page.textContent("#editor-error"), /bodies\[1\]\.mass: must be in \[1e-9, 1000000000\], got -1/);
+  assert.equal(await page.inputValue("#scene-json"), bad, "the typed text is kept");
+  await page.waitForFunction((n) => window.contactlab.sim.steps > n + 10, before);
+  assert.equal(await page.evaluate(() => window.contactlab.sim.bodies()[1].mass), 2, "the running scene goes on");
+  // An accepted edit: a 5 kg block pulled up by 5 N rests on N = 5 g − 5 = 44.05 N.
+  scene.bodies[1].mass = 5;
+  await page.fill("#scene-json", JSON.stringify(scene));
+  await page.click("#editor-apply");
+  await page.waitForFunction(() => window.contactlab.sim.steps > 5);
+  const n = Number((await readout(page, "N block/floor#0")).split(" ")[0]);
+  assert.ok(Math.abs(n - (5 * 9.81 - 5)) < 1e-9, `N = ${n}`);
+  assert.equal(await page.$eval("#editor-error", (e) => e.hidden), true);
+  await page.waitForFunction(() => location.search.includes("scene-json="));
+  // The link rebuilds the edited scene, and so does a course figure given the packed scene.
+  const { page: again } = await open(new URL(page.url()).search);
+  assert.equal(await again.evaluate(() => window.contactlab.sim.bodies()[1].mass), 5);
+  assert.equal(await again.$eval("#scene", (e) => e.value), "(edited scene)");
+  const element = await page.inputValue("#editor-embed");
+  const packed = element.match(/scene-json="([^"]+)"/)[1];
+  await again.goto(`${base}embed.html?scene-json=${packed}&plots=reaction`);
+  await again.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  assert.equal(await again.evaluate(() => document.getElementById("figure").sim.bodies()[1].mass), 5);
+  assert.equal(await again.evaluate(() => document.querySelector(".cf-message").hidden), true, "the figure shows no error");
+  await again.close();
+  // Add a disk above the block, then delete the block: the forces on it go with it.
+  await page.fill("#editor-name", "ball");
+  await page.fill("#editor-y", "0.6");
+  await page.click("#editor-add");
+  await page.waitForFunction(() => window.contactlab.sim.bodies().some((b) => b.name === "ball" && b.shape === "disk"));
+  await page.selectOption("#editor-body", "block");
+  await page.click("#editor-delete");
+  await page.waitForFunction(() => !window.contactlab.sim.bodies().some((b) => b.name === "block"));
+  assert.equal(await page.$eval("#editor-error", (e) => e.hidden), true, await page.textContent("#editor-error"));
+  // The material: friction set through its field.
+  await page.fill("#editor-mu", "0.4");
+  await page.click("#editor-material");
+  await page.waitForFunction(() => JSON.parse(window.contactlab.sim.sceneJson()).material.friction === 0.4);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
   const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });

@@ -18,6 +18,7 @@ import { buildControls } from "./controls.js";
 import { readOptions } from "./options.js";
 import { readLayout } from "./layout.js";
 import { composeFigure, download, legendOf } from "./export.js";
+import { unpackScene } from "./editor.js";
 
 let wasmSource = new URL("../pkg/contactlab_bg.wasm", import.meta.url);
 let ready = null;
@@ -128,7 +129,7 @@ export class ContactFigure extends HTMLElement {
     this.append(this.root);
     try {
       await wasm();
-      this.build();
+      await this.build();
     } catch (e) {
       this.root.append(this.message);
       this.showMessage(`contact-figure: ${e.message ?? e}`);
@@ -150,10 +151,22 @@ export class ContactFigure extends HTMLElement {
     this.message.hidden = !text;
   }
 
-  build() {
-    const options = readOptions(this.optionSource(), Simulation.presets());
+  async build() {
+    const get = this.optionSource();
+    const options = readOptions(get, Simulation.presets());
     this.options = options;
-    this.sim = Simulation.preset(options.scene, options.params);
+    // An edited scene (from the playground's editor) comes packed in `scene-json`.
+    this.packedScene = get("scene-json");
+    if (this.packedScene) {
+      try {
+        this.sim = Simulation.fromScene(await unpackScene(this.packedScene));
+        options.scene = this.sim.name;
+      } catch (e) {
+        options.errors.push(`scene-json: ${e.message.replace(/^scene-json: /, "")}`);
+        this.packedScene = null;
+      }
+    }
+    this.sim ??= Simulation.preset(options.scene, options.params);
     if (options.stepper) {
       try { this.sim.setStepper(options.stepper); } catch (e) { options.errors.push(e.message); }
     }
@@ -301,7 +314,8 @@ export class ContactFigure extends HTMLElement {
   /** The embed.html link that rebuilds this figure at this exact step. */
   shareLink() {
     const q = new URLSearchParams();
-    q.set("scene", this.options.scene);
+    if (this.packedScene) q.set("scene-json", this.packedScene);
+    else q.set("scene", this.options.scene);
     const params = Object.entries(this.options.params).map(([k, v]) => `${k}=${v}`).join(",");
     if (params) q.set("params", params);
     const start = this.sim.startSettings();

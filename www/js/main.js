@@ -10,6 +10,7 @@ import { TracePlots, recordState } from "./plots.js";
 import { buildControls, boxText } from "./controls.js";
 import { parseNumber } from "./options.js";
 import { composeFigure, download, legendOf } from "./export.js";
+import { SceneEditor, packScene, unpackScene } from "./editor.js";
 import { renderModes, explicitInstability } from "./modes.js";
 import { layout, readLayout } from "./layout.js";
 
@@ -47,7 +48,7 @@ function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "stepper", "dt", "steps", "timeline", "solver", "view", "end"].includes(k)) continue;
+    if (["scene", "scene-json", "stepper", "dt", "steps", "timeline", "solver", "view", "end"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
@@ -63,6 +64,7 @@ function urlState() {
     solver: q.get("solver"),
     view: q.get("view"),
     end: q.get("end"),
+    sceneJson: q.get("scene-json"),
   };
 }
 
@@ -79,7 +81,8 @@ function applySolver(sim, text) {
 function replayLink(sim) {
   const start = sim.startSettings();
   const q = new URLSearchParams();
-  q.set("scene", sim.name);
+  if (app.edited?.packed) q.set("scene-json", app.edited.packed);
+  else q.set("scene", sim.name);
   q.set("stepper", start.stepper);
   q.set("dt", String(start.dt));
   const defaults = Object.fromEntries(sim.parameters().map((p) => [p.name, p.default]));
@@ -106,7 +109,11 @@ function replay(sim, steps, record) {
 
 function writeUrl() {
   const q = new URLSearchParams();
-  q.set("scene", app.sim.name);
+  if (app.edited) {
+    if (app.edited.packed) q.set("scene-json", app.edited.packed);
+  } else {
+    q.set("scene", app.sim.name);
+  }
   q.set("stepper", app.sim.stepper);
   q.set("dt", String(app.sim.timeStep));
   for (const p of app.sim.parameters()) if (p.value !== p.default) q.set(p.name, String(p.value));
@@ -114,6 +121,9 @@ function writeUrl() {
   if ($("end").value !== "stop") q.set("end", $("end").value);
   history.replaceState(null, "", `?${q}`);
 }
+
+/** The scene menu's entry while an edited scene runs. */
+const EDITED = "(edited scene)";
 
 function loadScene(name, params = {}, stepper = null, dt = null, solver = null) {
   let sim;
@@ -123,6 +133,30 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
     showMessage(e.message);
     sim = Simulation.preset(name, {});
   }
+  app.edited = null;
+  $("editor-embed-row").hidden = true;
+  adopt(sim, name, stepper, dt, solver);
+}
+
+/**
+ * Runs a scene given as JSON (from the editor or a link). Throws the library's message
+ * (naming the field and its range) when it refuses the scene; the running one then goes on.
+ */
+function loadSceneJson(json, stepper = null, dt = null, solver = null) {
+  const sim = Simulation.fromScene(json);
+  app.edited = { json, packed: null };
+  packScene(json).then((packed) => {
+    if (app.edited?.json !== json) return;
+    app.edited.packed = packed;
+    writeUrl();
+    $("editor-embed").value = `<contact-figure scene-json="${packed}" plots="reaction,gap" autoplay></contact-figure>`;
+    $("editor-embed-row").hidden = false;
+  });
+  adopt(sim, EDITED, stepper, dt, solver);
+}
+
+/** Makes `sim` the running simulation and sets the page up for it. */
+function adopt(sim, name, stepper, dt, solver) {
   app.sim?.free();
   app.sim = sim;
   sim.startRecording(); // for the CSV export (reset clears it)
@@ -141,6 +175,7 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
     return n === solverNow[0] && (n === "lemke" || c === solverNow[1]);
   });
   if (match) $("solver").value = match.value;
+  if (name === EDITED && ![...$("scene").options].some((o) => o.value === EDITED)) $("scene").prepend(new Option(EDITED, EDITED));
   $("scene").value = name;
   // The steppers as offered for this scene: unavailable ones greyed out, each with its note.
   $("stepper").replaceChildren(...sim.steppersFor().map((offer) => {
@@ -152,7 +187,8 @@ function loadScene(name, params = {}, stepper = null, dt = null, solver = null) 
   $("stepper").value = sim.stepper;
   $("dt").value = boxText(sim.timeStep);
   const preset = app.presets.find((p) => p.name === name);
-  $("description").textContent = preset?.description ?? "";
+  $("description").textContent = preset?.description ?? `An edited scene (${sim.name}): change it in the scene editor below.`;
+  app.editor?.show(sim.sceneJson());
   buildControls($("controls"), sim.parameters(), (n, v) => {
     sim.setParameter(n, v);
     writeUrl();
@@ -447,7 +483,11 @@ async function main() {
   app.loop = new FixedStepLoop();
   for (const p of app.presets) $("scene").append(new Option(p.name, p.name));
 
-  $("scene").addEventListener("change", () => { showMessage(""); loadScene($("scene").value); });
+  $("scene").addEventListener("change", () => {
+    if ($("scene").value === EDITED) return;
+    showMessage("");
+    loadScene($("scene").value);
+  });
   $("stepper").addEventListener("change", () => {
     try {
       app.sim.setStepper($("stepper").value);
@@ -526,7 +566,17 @@ async function main() {
   else if (state.end) showMessage(`URL: end='${state.end}' is not stop, loop or run; ignored`);
   if (state.view === "projections") $("view-mode").value = "projections";
   else if (state.view && state.view !== "3d") showMessage(`URL: view='${state.view}' is not 3d or projections; ignored`);
-  loadScene(name, state.params, state.stepper, state.dt, state.solver);
+  app.editor = new SceneEditor((json) => loadSceneJson(json));
+  let fromLink = false;
+  if (state.sceneJson) {
+    try {
+      loadSceneJson(await unpackScene(state.sceneJson), state.stepper, state.dt, state.solver);
+      fromLink = true;
+    } catch (e) {
+      showMessage(`URL: ${e.message}`);
+    }
+  }
+  if (!fromLink) loadScene(name, state.params, state.stepper, state.dt, state.solver);
   if (state.steps > 0) {
     // A shared run: replay it exactly, its changes included, filling the plots; then wait.
     try {
