@@ -21,6 +21,7 @@
 
 pub mod contact;
 pub mod error;
+pub mod events;
 pub mod geometry;
 pub mod laws;
 pub mod lcp;

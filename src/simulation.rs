@@ -43,6 +43,8 @@ pub struct Simulation {
     deepest_gap: f64,
     /// Which bodies rest and sleep (when the scene switches sleeping on).
     sleep: Sleep,
+    /// Events measured so far (first impact, lift-off, end of slip, stop).
+    events: crate::events::Events,
     /// The settings the run started from, and the changes made since.
     start: StartSettings,
     timeline: Timeline,
@@ -233,6 +235,7 @@ impl Simulation {
             steps: 0,
             unconverged: (0, 0.0),
             deepest_gap: f64::INFINITY,
+            events: Default::default(),
             sleep: Sleep::new(scene.stepper.sleep, system.bodies.len()),
             start: StartSettings {
                 stepper: kind.name().to_string(),
@@ -393,6 +396,7 @@ impl Simulation {
             self.unconverged.0 += 1;
             self.unconverged.1 = self.unconverged.1.max(report.residual);
         }
+        self.events.record(&report, &self.system);
         self.last = report;
         self.steps += 1;
         Ok(&self.last)
@@ -412,6 +416,11 @@ impl Simulation {
     /// Bodies asleep now (always 0 unless the scene's `stepper.sleep` is on).
     pub fn sleeping_bodies(&self) -> usize {
         Sleep::sleeping(&self.system)
+    }
+
+    /// Events measured since creation or the last reset.
+    pub fn events(&self) -> &crate::events::Events {
+        &self.events
     }
 
     /// The smallest gap of any contact at the end of any step since creation or the last
@@ -703,6 +712,7 @@ impl Simulation {
         self.steps = 0;
         self.unconverged = (0, 0.0);
         self.deepest_gap = f64::INFINITY;
+        self.events = Default::default();
         self.sleep = Sleep::new(self.scene.stepper.sleep, self.system.bodies.len());
         self.timeline.clear();
         self.start = self.settings_now();

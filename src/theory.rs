@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use crate::Simulation;
+use crate::integrators::ContactState;
 
 /// One prediction and the simulated value it should match.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -84,6 +85,20 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             .unwrap_or(f64::NAN)
     };
     let sample = sim.sample();
+    let events = sim.events();
+    let measured = |t: Option<f64>| t.unwrap_or(f64::NAN);
+    // Impacts have accumulated once the ball rests on a closed contact with no impact for
+    // 0.1 s (a flight between bounces has no closed contact).
+    let resting_now = sim
+        .last_report()
+        .contacts
+        .iter()
+        .any(|c| matches!(c.state, ContactState::Loaded | ContactState::Touching));
+    let settled = |e: &crate::events::Events| {
+        resting_now
+            && e.steps_since_impact as f64 * sim.time_step() >= 0.1
+            && e.last_impact.is_some()
+    };
     let normals: Vec<f64> = sample.contacts.iter().map(|c| c.normal).collect();
     let total_normal: f64 = normals.iter().sum();
     let vertical_acceleration = sim.acceleration().get(1).copied().unwrap_or(f64::NAN);
@@ -142,12 +157,21 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let (t0, t_inf) = bounce_times(h, e);
             let resting = sample.t > t_inf + 2.0 * sim.time_step();
             vec![
-                line("first impact at √(2H/g)", "s", t0, f64::NAN),
                 line(
-                    "impacts accumulate at t∞ = t₀ + 2e v₀/(g(1 − e))",
+                    "first impact at √(2H/g)",
+                    "s",
+                    t0,
+                    measured(events.first_impact),
+                ),
+                line(
+                    "impacts accumulate at t∞ = t₀ + 2e v₀/(g(1 − e)) (last impact)",
                     "s",
                     t_inf,
-                    f64::NAN,
+                    if settled(events) {
+                        measured(events.last_impact)
+                    } else {
+                        f64::NAN
+                    },
                 ),
                 line(
                     "reaction at rest N = mg (after t∞)",
@@ -168,7 +192,12 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     (m * g - rate * t).max(0.0),
                     total_normal,
                 ),
-                line("lift-off at t = mg/rate", "s", m * g / rate, f64::NAN),
+                line(
+                    "lift-off at t = mg/rate",
+                    "s",
+                    m * g / rate,
+                    measured(events.first_liftoff),
+                ),
             ]
         }
         "stacked-boxes" => {
@@ -200,7 +229,13 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     "lift-off angle φ, from cos φ = ⅔ cos φ₀",
                     "rad",
                     libm::acos(2.0 / 3.0 * libm::cos(phi0)),
-                    f64::NAN,
+                    // Measured at the step the contact opened (the fixed disk at the origin).
+                    sim.system()
+                        .bodies
+                        .iter()
+                        .position(|b| !b.is_fixed())
+                        .and_then(|i| events.liftoff_positions.get(i))
+                        .map_or(f64::NAN, |p| libm::atan2(p[0], p[1])),
                 ),
             ]
         }
@@ -328,7 +363,12 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let v = sample.bodies[0].v[0];
             let rolling = sample.t > t_star + 2.0 * sim.time_step();
             vec![
-                line("rolling from t* = 2|v₀ − Rω₀|/(7μg)", "s", t_star, f64::NAN),
+                line(
+                    "rolling from t* = 2|v₀ − Rω₀|/(7μg)",
+                    "s",
+                    t_star,
+                    measured(events.slip_end),
+                ),
                 line(
                     "then v = (5v₀ + 2Rω₀)/7",
                     "m/s",
@@ -354,12 +394,17 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     (v0 - dec * sample.t).max(0.0),
                     sample.bodies[0].v[0],
                 ),
-                line("stops at t = v₀ / ((5/7)ρg/R)", "s", stop, f64::NAN),
+                line(
+                    "stops at t = v₀ / ((5/7)ρg/R)",
+                    "s",
+                    stop,
+                    measured(events.stop),
+                ),
                 line(
                     "after v₀²/(2·(5/7)ρg/R)",
                     "m",
                     v0 * v0 / (2.0 * dec),
-                    if sample.t > stop {
+                    if events.stop.is_some() {
                         sample.bodies[0].q[0]
                     } else {
                         f64::NAN
@@ -382,7 +427,12 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     (w0.abs() - rate * sample.t).max(0.0) * w0.signum(),
                     sample.bodies[0].v[5],
                 ),
-                line("stops at t = ω₀ / ((5/2)γg/R²)", "s", stop, f64::NAN),
+                line(
+                    "stops at t = ω₀ / ((5/2)γg/R²)",
+                    "s",
+                    stop,
+                    measured(events.stop),
+                ),
                 line(
                     "centre displacement",
                     "m",
@@ -414,12 +464,21 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             let (e, height, r, w0) = (p("e"), p("height"), p("R"), p("omega0"));
             let (t0, t_inf) = bounce_times(height, e);
             vec![
-                line("first impact at √(2H/g)", "s", t0, f64::NAN),
                 line(
-                    "impacts accumulate by t∞ = t₀ + 2e v₀/(g(1 − e))",
+                    "first impact at √(2H/g)",
+                    "s",
+                    t0,
+                    measured(events.first_impact),
+                ),
+                line(
+                    "impacts accumulate by t∞ = t₀ + 2e v₀/(g(1 − e)) (last impact)",
                     "s",
                     t_inf,
-                    f64::NAN,
+                    if settled(events) {
+                        measured(events.last_impact)
+                    } else {
+                        f64::NAN
+                    },
                 ),
                 line(
                     "rolling speed once it rolls, 2Rω₀/7 (if the spin did not stop)",

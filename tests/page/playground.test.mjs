@@ -346,6 +346,10 @@ test("sphere-slide: side and top views drawn, slip and friction plots fill, roll
   assert.ok(points[0] > 5 && points[1] > 5, `plots ${points}`);
   const v = await page.evaluate(() => window.contactlab.sim.bodyVelocities3()[6]);
   assert.ok(Math.abs(v - 10 / 7) < 1e-6, `rolling speed ${v}`);
+  // The theory panel measured t*, the end of slip, within one step of 2|v₀ − Rω₀|/(7μg).
+  const row = await page.$$eval("#theory tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)).find((c) => c[0].startsWith("rolling from t*")));
+  const [predicted, measured] = [parseFloat(row[1]), parseFloat(row[2])];
+  assert.ok(Math.abs(predicted - 2 * 2 / (7 * 0.2 * 9.81)) < 1e-4 && measured - predicted >= 0 && measured - predicted <= 1e-3 + 1e-9, row.join(" | "));
   // The modes panel is there in space too; under NSGA no contact is compressed.
   // Rigid contacts have no stiffness: no gauge, no contact modes, no frequency plot.
   assert.match(await page.textContent("#modes-panel"), /Rigid contacts under nsga/);

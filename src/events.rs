@@ -1,0 +1,93 @@
+//! Events of a run measured as they happen (first impact, last impact, first lift-off, end of slip, stop), for the theory panel beside the closed forms.
+//!
+//! Each event is recorded at the end time of the step in which it is first seen, so a
+//! measured time lies within one step h after the true one: a test or the page compares
+//! with the closed form to h.
+
+use crate::integrators::{ContactState, StepReport};
+use crate::model::System;
+
+/// Speeds below this count as stopped (m/s, rad/s): the set-valued laws stop a body exactly.
+const STOPPED: f64 = 1e-9;
+
+/// What happened so far in a run (since creation or the last reset).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Events {
+    /// The first step with an impact impulse, s.
+    pub first_impact: Option<f64>,
+    /// The latest step with an impact impulse, s.
+    pub last_impact: Option<f64>,
+    /// Steps since the latest impact.
+    pub steps_since_impact: u64,
+    /// The first step in which a contact that carried load carries none, s.
+    pub first_liftoff: Option<f64>,
+    /// Body positions at the end of that step (x, y, z each), for angles at lift-off.
+    pub liftoff_positions: Vec<[f64; 3]>,
+    /// The first step at whose end no contact slips after one did, s.
+    pub slip_end: Option<f64>,
+    /// The first step at whose end every moving body is at rest after moving, s.
+    pub stop: Option<f64>,
+    /// State of the previous step: a contact was loaded, a contact slipped, a body moved.
+    was_loaded: Vec<crate::contact::ContactKey>,
+    was_slipping: bool,
+    was_moving: bool,
+}
+
+impl Events {
+    /// Takes in one step's report and the state it ended in.
+    pub fn record(&mut self, report: &StepReport, system: &System) {
+        let t = system.t;
+        if report
+            .contacts
+            .iter()
+            .any(|c| c.state == ContactState::Impact)
+        {
+            self.first_impact.get_or_insert(t);
+            self.last_impact = Some(t);
+            self.steps_since_impact = 0;
+        } else {
+            self.steps_since_impact += 1;
+        }
+        // Lift-off: a contact loaded in the previous step carries no load now (N = 0: it
+        // touches unloaded, has opened, or is gone).
+        if self.first_liftoff.is_none() {
+            let lifted = self.was_loaded.iter().any(|key| {
+                report
+                    .contacts
+                    .iter()
+                    .find(|c| c.key == *key)
+                    .is_none_or(|c| matches!(c.state, ContactState::Open | ContactState::Touching))
+            });
+            if lifted {
+                self.first_liftoff = Some(t);
+                self.liftoff_positions = system
+                    .bodies
+                    .iter()
+                    .map(|b| b.position3(&system.q).to_array())
+                    .collect();
+            }
+        }
+        self.was_loaded = report
+            .contacts
+            .iter()
+            .filter(|c| c.state == ContactState::Loaded)
+            .map(|c| c.key)
+            .collect();
+        let slipping = report
+            .contacts
+            .iter()
+            .any(|c| c.laws.as_ref().is_some_and(|l| l.case == "slip"));
+        if self.was_slipping && !slipping {
+            self.slip_end.get_or_insert(t);
+        }
+        self.was_slipping = slipping;
+        let moving = system.bodies.iter().filter(|b| !b.is_fixed()).any(|b| {
+            let (v, w) = b.twist3(&system.v);
+            v.length() > STOPPED || w.length() > STOPPED
+        });
+        if self.was_moving && !moving {
+            self.stop.get_or_insert(t);
+        }
+        self.was_moving = moving;
+    }
+}

@@ -1,0 +1,107 @@
+//! Events measured while a run goes (first impact, accumulation, lift-off, end of slip, stop)
+//! against their closed forms, through the theory lines the page shows: each within the
+//! step in which it happens.
+#![cfg(not(target_arch = "wasm32"))]
+
+use contactlab::Simulation;
+use contactlab::theory::theory;
+
+/// Runs `preset` for `seconds` and returns (predicted, measured) of the theory line whose
+/// label starts with `label`, and h.
+fn measure(preset: &str, sets: &[(&str, f64)], seconds: f64, label: &str) -> (f64, f64, f64) {
+    let o: Vec<(String, f64)> = sets.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let mut sim = Simulation::from_preset(preset, &o).unwrap();
+    let h = sim.time_step();
+    let mut seen = f64::NAN;
+    while sim.system().t < seconds {
+        sim.step().unwrap();
+        let line = theory(&sim)
+            .into_iter()
+            .find(|l| l.label.starts_with(label))
+            .unwrap_or_else(|| panic!("{preset} has no line '{label}'"));
+        // Once measured, an event's value stays put.
+        if seen.is_finite() {
+            assert_eq!(
+                line.simulated, seen,
+                "{preset}: {label} changed after it was measured"
+            );
+        }
+        seen = line.simulated;
+        if seen.is_finite() {
+            return (line.predicted, seen, h);
+        }
+    }
+    panic!("{preset}: '{label}' not measured within {seconds} s");
+}
+
+#[test]
+fn first_impact_of_the_bouncing_ball_within_one_step_of_the_free_fall_time() {
+    let (predicted, measured, h) = measure("bouncing-ball", &[], 3.0, "first impact");
+    println!("bouncing-ball first impact {predicted} {measured} h {h}");
+    assert!(
+        measured >= predicted - 1e-12 && measured <= predicted + h + 1e-12,
+        "{measured} against {predicted}"
+    );
+}
+
+#[test]
+fn impacts_of_the_bouncing_ball_accumulate_at_t_infinity() {
+    let (predicted, measured, h) = measure("bouncing-ball", &[], 6.0, "impacts accumulate");
+    println!("bouncing-ball t_inf {predicted} {measured} h {h}");
+    assert!(
+        (measured - predicted).abs() <= 2.0 * h,
+        "{measured} against {predicted}"
+    );
+}
+
+#[test]
+fn the_load_cell_lifts_off_at_mg_over_rate() {
+    let (predicted, measured, h) = measure("load-cell", &[], 5.0, "lift-off");
+    println!("load-cell {predicted} {measured} h {h}");
+    assert!(
+        measured >= predicted - h && measured <= predicted + 2.0 * h,
+        "{measured} against {predicted}"
+    );
+}
+
+#[test]
+fn the_sliding_sphere_rolls_from_t_star() {
+    let (predicted, measured, h) = measure("sphere-slide", &[], 3.0, "rolling from t*");
+    println!("sphere-slide {predicted} {measured} h {h}");
+    assert!(
+        measured >= predicted - 1e-12 && measured <= predicted + h + 1e-9,
+        "{measured} against {predicted}"
+    );
+}
+
+#[test]
+fn rolling_and_spinning_resistance_stop_the_sphere_on_time() {
+    let (predicted, measured, h) = measure("sphere-rolling-resistance", &[], 20.0, "stops at");
+    println!("rolling {predicted} {measured} h {h}");
+    assert!(
+        measured >= predicted - 1e-12 && measured <= predicted + h + 1e-9,
+        "{measured} against {predicted}"
+    );
+    let (predicted, measured, h) = measure("sphere-spin", &[], 20.0, "stops at");
+    println!("spin {predicted} {measured} h {h}");
+    assert!(
+        measured >= predicted - 1e-12 && measured <= predicted + h + 1e-9,
+        "{measured} against {predicted}"
+    );
+}
+
+#[test]
+fn the_disk_leaves_the_fixed_disk_at_cos_phi_two_thirds_cos_phi0() {
+    let (predicted, measured, h) = measure(
+        "disk-over-disk",
+        &[("baumgarte", 20.0)],
+        5.0,
+        "lift-off angle",
+    );
+    println!("disk-over-disk {predicted} {measured} h {h}");
+    // The angle moves by ω h ≈ 3.3 rad/s × 1 ms per step at lift-off: within 1.5 steps.
+    assert!(
+        (measured - predicted).abs() < 0.005,
+        "{measured} against {predicted}"
+    );
+}
