@@ -294,6 +294,48 @@ test("scene editor: an edit applies (and travels in the link), a bad edit names 
   await page.close();
 });
 
+test("a dragged body is held at the pointer (its weight compensated), with a drag line; arrow keys push it", async () => {
+  const { page, errors } = await open("?scene=block-pull&u=0&end=run");
+  const at = () => page.evaluate(() => {
+    const app = window.contactlab;
+    const t = app.view.transform();
+    const poses = app.sim.bodyPoses();
+    const r = document.getElementById("canvas").getBoundingClientRect();
+    return { x: r.left + t.x(poses[3]) / app.view.dpr, y: r.top + t.y(poses[4]) / app.view.dpr, world: [poses[3], poses[4]] };
+  });
+  const start = await at();
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x + 30, start.y - 80, { steps: 6 });
+  await page.waitForTimeout(1500);
+  const [held, target, line] = await page.evaluate(() => {
+    const app = window.contactlab;
+    const poses = app.sim.bodyPoses();
+    // The drag line's purple is on the canvas between the body and the pointer.
+    const c = document.getElementById("canvas");
+    const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let purple = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] > 110 && data[i] < 150 && data[i + 1] < 100 && data[i + 2] > 200) purple++;
+    return [[poses[3], poses[4]], app.drag.target, purple];
+  });
+  const miss = Math.hypot(held[0] - target[0], held[1] - target[1]);
+  assert.ok(miss < 1e-3, `held ${held} against the pointer ${target}: ${miss * 1e3} mm apart`);
+  assert.ok(line > 20, `drag line pixels: ${line}`);
+  await page.mouse.up();
+  // Keys: focus the view, hold the right arrow for a while: the block moves right.
+  await page.waitForTimeout(500);
+  const before = (await at()).world[0];
+  await page.focus("#canvas");
+  await page.keyboard.down("ArrowRight");
+  await page.waitForTimeout(400);
+  await page.keyboard.up("ArrowRight");
+  const after = (await at()).world[0];
+  assert.ok(after > before + 0.01, `the right arrow moved the block from x = ${before} to ${after}`);
+  assert.match(await page.evaluate(() => window.contactlab.sim.timeline), /push:block,/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
   const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });

@@ -196,6 +196,8 @@ function adopt(sim, name, stepper, dt, solver) {
   }, showMessage);
   const bodies = sim.bodies();
   app.bodies = bodies;
+  app.gravity = JSON.parse(sim.sceneJson()).gravity;
+  app.selected = bodies.findIndex((b) => !b.fixed);
   chooseView(sim);
   app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
   $("drag-hint").hidden = sim.spatial; // pushing by drag is planar only
@@ -318,6 +320,7 @@ function render() {
   const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
   const contacts = sim.contactData();
   app.view.draw(poses, contacts);
+  if (app.drag && !sim.spatial) app.view.drawDragLine(poses, app.drag.index, app.drag.target);
   recordState(app.plots, sim, app.bodies, contacts);
   const { warning } = renderModes(sim);
   // Latched: once the explicit run went past its limit, the warning stays (also after the
@@ -403,13 +406,16 @@ function applyDrag() {
   const poses = app.sim.bodyPoses();
   const vel = app.sim.bodyVelocities();
   const body = app.bodies[index];
-  // A critically damped spring of 10 rad/s towards the pointer, scaled by the body's mass.
+  // A critically damped spring of 10 rad/s towards the pointer, scaled by the body's mass,
+  // plus the body's weight held up, so that a held body sits at the pointer (without it a
+  // body hangs g/ω² = 98 mm below).
   const m = body.mass ?? 1;
   const w = 10;
+  const [gx, gy] = app.gravity ?? [0, 0];
   const { pose: P, velocity: V } = layout.planar;
   const [p, u] = [P.stride * index, V.stride * index];
-  const fx = m * (w * w * (target[0] - poses[p + P.x]) - 2 * w * vel[u + V.vx]);
-  const fy = m * (w * w * (target[1] - poses[p + P.y]) - 2 * w * vel[u + V.vy]);
+  const fx = m * (w * w * (target[0] - poses[p + P.x]) - 2 * w * vel[u + V.vx] - gx);
+  const fy = m * (w * w * (target[1] - poses[p + P.y]) - 2 * w * vel[u + V.vy] - gy);
   try {
     app.sim.setPush(body.name, fx, fy, 0);
   } catch (e) {
@@ -552,8 +558,26 @@ async function main() {
     const index = app.view.hit(p, app.sim.bodyPoses());
     if (index >= 0) {
       app.drag = { index, target: p };
+      app.selected = index;
       canvas.setPointerCapture(e.pointerId);
     }
+  });
+  // Keys push the selected body (the last one dragged; at first the first moving one) with
+  // its weight, while held: arrows left/right/up/down.
+  canvas.tabIndex = 0;
+  const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  canvas.addEventListener("keydown", (e) => {
+    const d = KEYS[e.key];
+    const body = app.bodies?.[app.selected];
+    if (!d || !body || app.sim.spatial) return;
+    e.preventDefault();
+    const weight = (body.mass ?? 1) * Math.hypot(...(app.gravity ?? [0, 9.81]));
+    try { app.sim.setPush(body.name, d[0] * weight, d[1] * weight, 0); } catch (err) { showMessage(err.message); }
+  });
+  canvas.addEventListener("keyup", (e) => {
+    const body = app.bodies?.[app.selected];
+    if (!KEYS[e.key] || !body || app.sim.spatial) return;
+    try { app.sim.setPush(body.name, 0, 0, 0); } catch { /* scene changed */ }
   });
   canvas.addEventListener("pointermove", (e) => { if (app.drag) app.drag.target = app.view.pointerToWorld(e); });
   canvas.addEventListener("pointerup", releaseDrag);

@@ -99,6 +99,27 @@ export class SceneView {
     };
   }
 
+  /** A dashed line from the dragged body's centre to the pointer, with a ring at the pointer. */
+  drawDragLine(poses, index, target) {
+    const [x, y] = pose(poses, index);
+    const t = this.transform();
+    const ctx = this.ctx;
+    const px = this.dpr;
+    ctx.save();
+    ctx.strokeStyle = "#8250df";
+    ctx.lineWidth = 1.5 * px;
+    ctx.setLineDash([5 * px, 4 * px]);
+    ctx.beginPath();
+    ctx.moveTo(t.x(x), t.y(y));
+    ctx.lineTo(t.x(target[0]), t.y(target[1]));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    ctx.arc(t.x(target[0]), t.y(target[1]), 5 * px, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.restore();
+  }
+
   /** The world point under a pointer event. */
   pointerToWorld(event) {
     const r = this.canvas.getBoundingClientRect();
