@@ -336,6 +336,53 @@ test("a dragged body is held at the pointer (its weight compensated), with a dra
   await page.close();
 });
 
+test("accessibility: shortcuts, reduced motion, a live region and plot text; on a phone the controls follow the view", async () => {
+  const { page, errors } = await open("?scene=block-pull&end=run");
+  // Space pauses, → steps one, r resets (with the page, not a control, focused).
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press(" ");
+  assert.equal(await page.evaluate(() => window.contactlab.playing), false);
+  const steps = await page.evaluate(() => window.contactlab.sim.steps);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.evaluate(() => window.contactlab.sim.steps), steps + 1);
+  await page.keyboard.press("r");
+  assert.equal(await page.evaluate(() => window.contactlab.sim.steps), 0);
+  await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(2200);
+  // Seed 001: N = mg − u = 2 × 9.81 − 5 = 14.62 N, said and written for the plot.
+  assert.match(await page.textContent("#announce"), /^t 0\.001 s, energy .* J\. block\/floor#0: N 14\.62 N, gap 0 mm/);
+  assert.match(await page.getAttribute("#plot-normal", "aria-label"), /Normal reaction at t = 0\.001 s: block\/floor#0 14\.62 N/);
+  // The logarithmic slider says its value, not its exponent.
+  const { page: stiff } = await open("?scene=penalty-block");
+  const valuetext = await stiff.getAttribute("#param-k", "aria-valuetext");
+  assert.match(valuetext ?? "", /^[0-9.e+]+ N\/m$/, `aria-valuetext ${valuetext}`);
+  await stiff.close();
+  // Reduced motion: the run waits for Play.
+  const context = await browser.newContext({ reducedMotion: "reduce", viewport: { width: 390, height: 844 } });
+  const phone = await context.newPage();
+  phone.on("pageerror", (e) => errors.push(e.message));
+  await phone.goto(`${base}?scene=pile&N=20`);
+  await phone.waitForFunction(() => window.contactlab?.ready && window.contactlab.frames > 10);
+  assert.equal(await phone.evaluate(() => window.contactlab.sim.steps), 0, "no step under reduced motion before Play");
+  assert.equal(await phone.textContent("#play"), "Play");
+  // Before the first sample the plots span one second, not uPlot's default 0–100.
+  assert.deepEqual(await phone.evaluate(() => [window.contactlab.plots.gap.plot.scales.x.min, window.contactlab.plots.gap.plot.scales.x.max]), [0, 1]);
+  // At 390 px every visible control of the side panel starts within one screen below the view.
+  const far = await phone.evaluate(() => {
+    const view = document.getElementById("canvas3d").hidden ? document.getElementById("canvas") : document.getElementById("canvas3d");
+    const bottom = view.getBoundingClientRect().bottom + window.scrollY;
+    return [...document.querySelectorAll(".side input, .side select, .side button")]
+      .filter((e) => e.checkVisibility())
+      .map((e) => [e.id || e.dataset.param || e.tagName, Math.round(e.getBoundingClientRect().top + window.scrollY - bottom)])
+      .filter(([, below]) => below > window.innerHeight);
+  });
+  assert.deepEqual(far, [], "controls more than a screen below the view");
+  await phone.screenshot({ path: `${SHOTS}/phone-pile.png`, fullPage: true });
+  await context.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
   const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });

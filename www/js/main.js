@@ -372,6 +372,31 @@ function render() {
     return div;
   }));
   renderTheory(sim.theory());
+  describeForScreenReaders(sim, ids, contacts);
+}
+
+/**
+ * Every two seconds: the key readouts into a polite live region, and each plot's latest
+ * values as its text alternative.
+ */
+function describeForScreenReaders(sim, ids, contacts) {
+  const now = performance.now();
+  if (now - (app.lastAnnounced ?? -Infinity) < 2000) return;
+  app.lastAnnounced = now;
+  const c = layout.contact;
+  const first = ids.slice(0, 3).map((id, k) =>
+    `${id}: N ${format(contacts[c.stride * k + c.normal], 4)} N, gap ${format(contacts[c.stride * k + c.gap] * 1e3, 4)} mm`);
+  const status = `${sim.converged ? "" : "Not converged. "}t ${format(sim.time, 4)} s, energy ${format(sim.energy, 4)} J. ${first.join("; ")}`;
+  $("announce").textContent = status;
+  const plotText = {
+    "plot-normal": `Normal reaction at t = ${format(sim.time, 4)} s: ${ids.slice(0, 8).map((id, k) => `${id} ${format(contacts[c.stride * k + c.normal], 4)} N`).join(", ") || "no contact"}`,
+    "plot-gap": `Gap at t = ${format(sim.time, 4)} s: ${ids.slice(0, 8).map((id, k) => `${id} ${format(contacts[c.stride * k + c.gap] * 1e3, 4)} mm`).join(", ") || "no contact"}`,
+    "plot-frequency": `Contact-mode frequencies now: ${sim.frequencies().slice(0, 4).map((w) => `${format(w, 4)} rad/s`).join(", ") || "none"}`,
+  };
+  for (const [id, text] of Object.entries(plotText)) {
+    $(id).setAttribute("role", "img");
+    $(id).setAttribute("aria-label", text);
+  }
 }
 
 function renderTheory(lines) {
@@ -634,6 +659,19 @@ async function main() {
       : `This run had more changes than a link keeps (10,000), so the link replays its start and its first changes only (a different digest): ${link}`);
     app.shareLink = link;
   });
+  // Shortcuts when no control has focus (as in the figures): space plays or pauses, → takes
+  // one step, r resets.
+  document.addEventListener("keydown", (e) => {
+    if (e.target !== document.body || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === " ") { e.preventDefault(); $("play").click(); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); $("single").click(); }
+    else if (e.key === "r" || e.key === "R") { e.preventDefault(); $("reset").click(); }
+  });
+  // Reduced motion: the run waits for Play.
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches && state.steps === 0) {
+    app.playing = false;
+    $("play").textContent = "Play";
+  }
   app.ready = true;
   requestAnimationFrame(frame);
 }

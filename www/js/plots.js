@@ -46,19 +46,31 @@ class Chart {
         ],
         series: [{ label: "t" }, ...ids.map((id, i) => ({ label: id, stroke: COLORS[i % COLORS.length], width: 1.5 }))],
       },
-      this.data,
+      this.shown(),
       this.element,
     );
   }
 
   push(t, values) {
+    // A paused run draws every frame at the same time: one sample per instant.
+    if (this.data[0].length && this.data[0].at(-1) === t) return;
     this.data[0].push(t);
     for (let i = 0; i < this.ids.length; i++) this.data[i + 1].push(values[i]);
     if (this.data[0].length > WINDOW) for (const column of this.data) column.splice(0, column.length - WINDOW);
   }
 
   redraw() {
-    this.plot?.setData(this.data);
+    this.plot?.setData(this.shown());
+  }
+
+  /** The data to draw: before the first sample (a paused figure) two empty points at 0 and
+   * 1 s, so that the time axis spans one second from 0, not uPlot's 0–100. */
+  shown() {
+    const t = this.data[0];
+    if (t.length === 0) return [[0, 1], ...this.ids.map(() => [null, null])];
+    if (t.at(-1) > t[0]) return this.data;
+    // One instant only: widen the axis by a second with an empty point.
+    return [[t[0], t[0] + 1], ...this.data.slice(1).map((column) => [column[0], null])];
   }
 
   resize() {
