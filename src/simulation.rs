@@ -620,6 +620,13 @@ impl Simulation {
 
     /// Mechanical energy T + V_gravity + V_contact, J.
     pub fn energy(&self) -> f64 {
+        let [kinetic, potential, contact] = self.energy_parts();
+        kinetic + potential + contact
+    }
+
+    /// The mechanical energy's parts, J: kinetic ½vᵀMv, gravity's potential, and the energy
+    /// stored in penalty contacts (zero for rigid contact).
+    pub fn energy_parts(&self) -> [f64; 3] {
         let contact_energy = match &self.detected {
             Some(d) if d.holds_for(&self.system, self.settings.margin) => {
                 self.stepper.contact_energy(&d.contacts, &self.settings)
@@ -629,9 +636,11 @@ impl Simulation {
                 &self.settings,
             ),
         };
-        self.system.kinetic_energy(&self.system.v)
-            + self.system.potential_energy(&self.system.q)
-            + contact_energy
+        [
+            self.system.kinetic_energy(&self.system.v),
+            self.system.potential_energy(&self.system.q),
+            contact_energy,
+        ]
     }
 
     /// The acceleration-level contact LCP (W, b) over the contacts that are closed now

@@ -126,7 +126,7 @@ pub const LAW_FIELDS: [&str; 9] = [
 ];
 
 /// The columns of each contact.
-const CONTACT_COLUMNS: [&str; 6] = [
+pub const CONTACT_COLUMNS: [&str; 6] = [
     "gap [m]",
     "gap_rate [m/s]",
     "normal [N]",

@@ -343,6 +343,55 @@ impl Simulation {
         trace.to_csv()
     }
 
+    /// Names (with units) of every quantity [`Simulation::quantity_values`] returns now, for
+    /// plots of any quantity against any other: time; each moving body's coordinates and
+    /// velocities; each contact within the margin's gap, gap rate, normal force, impulse and
+    /// friction; kinetic, potential, contact and total energy. Contacts come and go, so the
+    /// list changes; look values up by name.
+    #[wasm_bindgen(js_name = quantityNames)]
+    pub fn quantity_names(&self) -> Vec<String> {
+        let sample = self.inner.sample();
+        let layout = self.inner.empty_trace();
+        let mut names = vec!["t [s]".to_string()];
+        for (b, _) in layout.bodies.iter().zip(&sample.bodies) {
+            names.extend(b.columns.iter().map(|c| format!("{}.{c}", b.name)));
+        }
+        for c in &sample.contacts {
+            // The CSV's contact columns but the last (the state, a label).
+            for col in &crate::trace::CONTACT_COLUMNS[..5] {
+                names.push(format!("{}.{col}", c.id));
+            }
+        }
+        names.extend(
+            [
+                "kinetic energy [J]",
+                "potential energy [J]",
+                "contact energy [J]",
+                "energy [J]",
+            ]
+            .map(String::from),
+        );
+        names
+    }
+
+    /// The values of [`Simulation::quantity_names`], in its order.
+    #[wasm_bindgen(js_name = quantityValues)]
+    pub fn quantity_values(&self) -> Vec<f64> {
+        let sample = self.inner.sample();
+        let layout = self.inner.empty_trace();
+        let mut out = vec![sample.t];
+        for (b, s) in layout.bodies.iter().zip(&sample.bodies) {
+            let values: Vec<f64> = s.q.iter().chain(&s.v).copied().collect();
+            out.extend((0..b.columns.len()).map(|k| values.get(k).copied().unwrap_or(f64::NAN)));
+        }
+        for c in &sample.contacts {
+            out.extend([c.gap, c.gap_rate, c.normal, c.impulse, c.friction]);
+        }
+        let [kinetic, potential, contact] = self.inner.energy_parts();
+        out.extend([kinetic, potential, contact, kinetic + potential + contact]);
+        out
+    }
+
     /// Time, s.
     #[wasm_bindgen(getter)]
     pub fn time(&self) -> f64 {

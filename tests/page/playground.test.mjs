@@ -168,21 +168,21 @@ test("an unstable run pauses with a message instead of filling the page with NaN
 });
 
 test("at the scene's duration the run stops (Play runs on), loops, or runs on, as chosen; the link keeps the choice", async () => {
-  // rocking-bar lasts 0.2 s.
-  const { page, errors } = await open("?scene=rocking-bar");
+  // block-pull lasts 1 s (in real time under its rigid stepper).
+  const { page, errors } = await open("?scene=block-pull");
   await page.waitForFunction(() => !window.contactlab.playing, null, { timeout: 20000 });
   const [t, duration, h] = await page.evaluate(() => [window.contactlab.sim.time, window.contactlab.sim.duration, window.contactlab.sim.timeStep]);
   assert.ok(Math.abs(t - duration) <= 0.5 * h, `stopped at ${t}, duration ${duration}`);
-  assert.match(await readout(page, "end"), /stopped at 0\.2 s; Play runs on/);
+  assert.match(await readout(page, "end"), /stopped at 1 s; Play runs on/);
   await page.click("#play");
   await page.waitForFunction((d) => window.contactlab.sim.time > d + 0.01, duration, { timeout: 20000 });
   await page.selectOption("#end", "loop");
   assert.match(page.url(), /end=loop/);
   await page.click("#reset");
-  await page.waitForFunction(() => window.contactlab.sim.time > 0.15, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.contactlab.sim.time > 0.8, null, { timeout: 20000 });
   // Past the duration it starts again: the time falls back below it and the run goes on.
-  await page.waitForFunction(() => window.contactlab.sim.time < 0.05 && window.contactlab.playing, null, { timeout: 20000 });
-  assert.match(await readout(page, "end"), /loops at 0\.2 s/);
+  await page.waitForFunction(() => window.contactlab.sim.time < 0.2 && window.contactlab.playing, null, { timeout: 20000 });
+  assert.match(await readout(page, "end"), /loops at 1 s/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -379,6 +379,47 @@ test("accessibility: shortcuts, reduced motion, a live region and plot text; on 
   assert.deepEqual(far, [], "controls more than a screen below the view");
   await phone.screenshot({ path: `${SHOTS}/phone-pile.png`, fullPage: true });
   await context.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("plot builder: energy parts against time and a phase plot, several at once, kept in the link", async () => {
+  const { page, errors } = await open("?scene=bouncing-ball&end=run");
+  const names = await page.$$eval("#builder-y option", (os) => os.map((o) => o.value));
+  for (const n of ["t [s]", "kinetic energy [J]", "potential energy [J]", "contact energy [J]", "energy [J]", "ball.y [m]", "ball.vy [m/s]"]) {
+    assert.ok(names.includes(n), `${n} offered among ${names.join(", ")}`);
+  }
+  await page.selectOption("#builder-y", "kinetic energy [J]");
+  await page.selectOption("#builder-x", "t [s]");
+  await page.click("#builder-add");
+  await page.selectOption("#builder-y", "ball.vy [m/s]");
+  await page.selectOption("#builder-x", "ball.y [m]");
+  await page.click("#builder-add");
+  await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 });
+  assert.match(page.url(), /plot=kinetic\+energy\+%5BJ%5D%7Et\+%5Bs%5D/);
+  assert.match(page.url(), /plot=ball\.vy\+%5Bm%2Fs%5D%7Eball\.y\+%5Bm%5D/);
+  // The kinetic energy plotted is ½ m v² of the ball at each sample (m from the scene).
+  const check = await page.evaluate(() => {
+    const app = window.contactlab;
+    const m = app.bodies.find((b) => !b.fixed).mass;
+    const [energy, phase] = app.builder.plots;
+    // In the phase plot, v and y pair up: ½ m v² + m g y at the last sample is no more than
+    // at the first (the impacts take energy, e < 1).
+    const total = phase.xs.map((y, k) => 0.5 * m * phase.ys[k] ** 2 + m * 9.81 * y);
+    const grows = total.at(-1) > total[0] + 1e-6 * Math.abs(total[0]);
+    return { kinetic: energy.ys.at(-1), speed: phase.ys.at(-1), m, grows, canvas: document.querySelectorAll("#custom-plots canvas").length };
+  });
+  assert.ok(Math.abs(check.kinetic - 0.5 * check.m * check.speed ** 2) <= 1e-9 * Math.max(1, check.kinetic), JSON.stringify(check));
+  assert.equal(check.grows, false, "energy along the phase plot does not grow");
+  assert.ok(check.canvas >= 2);
+  // The link rebuilds both plots.
+  const { page: again } = await open(new URL(page.url()).search);
+  assert.deepEqual(await again.evaluate(() => window.contactlab.builder.entries()), ["kinetic energy [J]~t [s]", "ball.vy [m/s]~ball.y [m]"]);
+  await again.close();
+  // Removing one plot drops it from the link.
+  await page.click("#custom-plots figure:first-child figcaption button");
+  await page.waitForFunction(() => !location.search.includes("kinetic"));
+  await page.screenshot({ path: `${SHOTS}/plot-builder.png`, fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

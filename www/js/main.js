@@ -11,6 +11,7 @@ import { buildControls, boxText } from "./controls.js";
 import { parseNumber } from "./options.js";
 import { composeFigure, download, legendOf } from "./export.js";
 import { SceneEditor, packScene, unpackScene } from "./editor.js";
+import { PlotBuilder } from "./plot_builder.js";
 import { renderModes, explicitInstability } from "./modes.js";
 import { layout, readLayout } from "./layout.js";
 
@@ -48,7 +49,7 @@ function urlState() {
   const q = new URLSearchParams(location.search);
   const params = {};
   for (const [k, v] of q) {
-    if (["scene", "scene-json", "stepper", "dt", "steps", "timeline", "solver", "view", "end"].includes(k)) continue;
+    if (["scene", "scene-json", "stepper", "dt", "steps", "timeline", "solver", "view", "end", "plot"].includes(k)) continue;
     const x = Number(v);
     if (v.trim() !== "" && Number.isFinite(x)) params[k] = x;
     else showMessage(`URL: ${k}='${v}' is not a number; ignored`);
@@ -65,6 +66,7 @@ function urlState() {
     view: q.get("view"),
     end: q.get("end"),
     sceneJson: q.get("scene-json"),
+    plots: q.getAll("plot"),
   };
 }
 
@@ -119,6 +121,7 @@ function writeUrl() {
   for (const p of app.sim.parameters()) if (p.value !== p.default) q.set(p.name, String(p.value));
   if (app.sim.spatial && $("view-mode").value !== "3d") q.set("view", $("view-mode").value);
   if ($("end").value !== "stop") q.set("end", $("end").value);
+  for (const entry of app.builder?.entries() ?? []) q.append("plot", entry);
   history.replaceState(null, "", `?${q}`);
 }
 
@@ -204,6 +207,8 @@ function adopt(sim, name, stepper, dt, solver) {
   $("figure-motion").hidden = !sim.spatial;
   $("figure-laws").hidden = !sim.spatial;
   app.plots.clear();
+  app.builder?.clear();
+  app.quantityCount = -1;
   app.loop.clear();
   chooseSpeed(sim);
   writeUrl();
@@ -306,6 +311,17 @@ function solverRows(sim) {
   return rows;
 }
 
+/** Feeds the built plots (and keeps the builder's menus to the quantities there are now). */
+function recordBuilt(sim, redraw = true) {
+  const names = sim.quantityNames();
+  if (names.length !== app.quantityCount) {
+    app.quantityCount = names.length;
+    app.builder.offer(names);
+  }
+  app.builder.record(names, sim.quantityValues());
+  if (redraw) app.builder.redraw();
+}
+
 /** What the run does at the scene's duration, for the readout. */
 function endText(sim) {
   const at = `${format(sim.duration, 4)} s`;
@@ -322,6 +338,7 @@ function render() {
   app.view.draw(poses, contacts);
   if (app.drag && !sim.spatial) app.view.drawDragLine(poses, app.drag.index, app.drag.target);
   recordState(app.plots, sim, app.bodies, contacts);
+  recordBuilt(sim);
   const { warning } = renderModes(sim);
   // Latched: once the explicit run went past its limit, the warning stays (also after the
   // unstable mode has thrown a body clear and no contact is compressed any more) until the
@@ -564,6 +581,7 @@ async function main() {
     app.pastEnd = false;
     try { app.sim.reset(); showMessage(""); } catch (e) { showMessage(e.message); }
     app.plots.clear();
+    app.builder.clear();
     app.loop.clear();
     render();
   });
@@ -616,6 +634,7 @@ async function main() {
   if (state.view === "projections") $("view-mode").value = "projections";
   else if (state.view && state.view !== "3d") showMessage(`URL: view='${state.view}' is not 3d or projections; ignored`);
   app.editor = new SceneEditor((json) => loadSceneJson(json));
+  app.builder = new PlotBuilder(() => writeUrl());
   let fromLink = false;
   if (state.sceneJson) {
     try {
@@ -626,11 +645,18 @@ async function main() {
     }
   }
   if (!fromLink) loadScene(name, state.params, state.stepper, state.dt, state.solver);
+  for (const entry of state.plots) {
+    const [y, x = "t [s]"] = entry.split("~");
+    app.builder.add(y, x);
+  }
   if (state.steps > 0) {
     // A shared run: replay it exactly, its changes included, filling the plots; then wait.
     try {
       if (state.timeline) app.sim.replayTimeline(state.timeline);
-      replay(app.sim, state.steps, () => recordState(app.plots, app.sim, app.bodies, app.sim.contactData(), false));
+      replay(app.sim, state.steps, () => {
+        recordState(app.plots, app.sim, app.bodies, app.sim.contactData(), false);
+        recordBuilt(app.sim, false);
+      });
     } catch (e) {
       showMessage(e.message);
     }
