@@ -15,13 +15,13 @@ WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 	--enable-mutable-globals --enable-multivalue --enable-reference-types
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
-.PHONY: test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
+.PHONY: npm package-check test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
 	setup-native setup-web setup-browser setup-fuzz fuzz soak bench-pile
 
 ## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
 test: test-native test-wasm test-page
 
-test-native: setup-native fmt-check lint unit
+test-native: setup-native fmt-check lint unit package-check
 
 setup-native:
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust with rustup first"; exit 1; }
@@ -64,6 +64,24 @@ web: setup-web
 	sed 's|"./js/contact-figure.js"|"./contact-figure.js"|' www/embed.html > www/dist/embed.html
 	@echo "site built in www/ ($$(wc -c < www/pkg/contactlab_bg.wasm) bytes of wasm; single file www/dist/contact-figure.js)"
 
+## make npm — the npm package in target/npm/contactlab/ (the API, <contact-figure>, the
+## single-file build, embed.html, an example); `npm pack` there makes the tarball.
+NPM_DIR := target/npm/contactlab
+FIGURE_JS := $(filter-out www/js/main.js www/js/view3d.js www/js/plot_builder.js www/js/bench.js www/js/standalone.js www/js/standalone-assets.js,$(wildcard www/js/*.js))
+npm: web
+	rm -rf $(NPM_DIR) && mkdir -p $(NPM_DIR)/pkg $(NPM_DIR)/js $(NPM_DIR)/vendor $(NPM_DIR)/dist
+	cp npm/package.json npm/README.md npm/example.html www/embed.html $(NPM_DIR)/
+	cp www/pkg/contactlab.js www/pkg/contactlab_bg.wasm www/pkg/contactlab.d.ts www/pkg/contactlab_bg.wasm.d.ts $(NPM_DIR)/pkg/
+	cp $(FIGURE_JS) $(NPM_DIR)/js/
+	cp www/vendor/uPlot.esm.js www/vendor/uPlot.min.css $(NPM_DIR)/vendor/
+	cp www/dist/contact-figure.js www/dist/embed.html $(NPM_DIR)/dist/
+	@echo "npm package in $(NPM_DIR) ($$(du -sh $(NPM_DIR) | cut -f1)); cd there and run npm pack"
+
+## The crate as crates.io would take it: docs without warnings, and `cargo package` builds.
+package-check: setup-native
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --lib --locked
+	$(CARGO) package --locked --allow-dirty --quiet
+
 ## make serve — build, then serve www/ on http://127.0.0.1:$(PORT)/ (PORT=… to choose).
 serve: web
 	node tools/serve.mjs www $(PORT)
@@ -72,7 +90,7 @@ test-wasm: setup-browser
 	wasm-pack test --headless --chrome -- --locked --test wasm_browser
 	wasm-pack test --node -- --locked --test wasm_node
 
-test-page: setup-browser web
+test-page: setup-browser npm
 	$(CARGO) build --release --locked --bin contactlab
 	node --test tests/page/
 

@@ -31,7 +31,7 @@ pub enum Error {
     Solver(String),
 }
 
-/// Result with the library's [`Error`].
+/// Result with the library's [`Error`](enum@Error).
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {

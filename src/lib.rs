@@ -48,3 +48,8 @@ pub use simulation::Simulation;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
