@@ -485,6 +485,7 @@ impl Simulation {
                 force,
                 torque,
             } => self.set_push(&body, force, torque),
+            Change::Push3 { body, force } => self.set_push3(&body, force),
             Change::Solver {
                 name,
                 max_iterations,
@@ -828,6 +829,35 @@ impl Simulation {
     pub fn set_push(&mut self, body: &str, force: [f64; 2], torque: f64) -> Result<()> {
         check_each("push.force", &force, -PUSH_LIMIT, PUSH_LIMIT)?;
         check_range("push.torque", torque, -PUSH_LIMIT, PUSH_LIMIT)?;
+        let law = ForceLaw::Constant {
+            force: glam::DVec2::from(force).extend(0.0),
+            torque: glam::DVec3::new(0.0, 0.0, torque),
+        };
+        let change = Change::Push {
+            body: body.to_string(),
+            force,
+            torque,
+        };
+        self.push(body, law, change)
+    }
+
+    /// Sets a constant push in space (force through the centre, N, along x, y, z) on a moving
+    /// body, replacing any earlier push on it; a zero push removes it.
+    pub fn set_push3(&mut self, body: &str, force: [f64; 3]) -> Result<()> {
+        check_each("push.force", &force, -PUSH_LIMIT, PUSH_LIMIT)?;
+        let law = ForceLaw::Constant {
+            force: glam::DVec3::from(force),
+            torque: glam::DVec3::ZERO,
+        };
+        let change = Change::Push3 {
+            body: body.to_string(),
+            force,
+        };
+        self.push(body, law, change)
+    }
+
+    /// Puts `law` on `body` as its push (a zero one removes it) and notes `change`.
+    fn push(&mut self, body: &str, law: ForceLaw, change: Change) -> Result<()> {
         let index = self.system.body_index(body).ok_or_else(|| {
             let names: Vec<&str> = self.system.bodies.iter().map(|b| b.name.as_str()).collect();
             Error::unknown("body", body, &names)
@@ -835,31 +865,24 @@ impl Simulation {
         if self.system.bodies[index].is_fixed() {
             return Err(Error::field("push.body", format!("'{body}' is fixed")));
         }
-        let law = ForceLaw::Constant {
-            force: glam::DVec2::from(force).extend(0.0),
-            torque: glam::DVec3::new(0.0, 0.0, torque),
-        };
+        let zero = matches!(law, ForceLaw::Constant { force, torque } if force == glam::DVec3::ZERO && torque == glam::DVec3::ZERO);
         let pushes = &mut self.system.pushes;
         let unchanged = match pushes.iter().find(|p| p.body == index) {
             Some(p) => p.law == law,
-            None => force == [0.0, 0.0] && torque == 0.0,
+            None => zero,
         };
         if unchanged {
             return Ok(()); // nothing changes, nothing to record
         }
         pushes.retain(|p| p.body != index);
-        if force != [0.0, 0.0] || torque != 0.0 {
+        if !zero {
             pushes.push(AppliedForce { body: index, law });
         }
         // A push moves what it touches: everything wakes (contacts must be found again).
         if self.sleep.wake_all(&mut self.system) {
             self.detected = None;
         }
-        self.note(Change::Push {
-            body: body.to_string(),
-            force,
-            torque,
-        });
+        self.note(change);
         Ok(())
     }
 }

@@ -36,6 +36,13 @@ pub enum Change {
         /// Torque, N·m.
         torque: f64,
     },
+    /// A push in space on a body: force (N) through its centre; zeros remove it.
+    Push3 {
+        /// Body name.
+        body: String,
+        /// Force along x, y, z, N.
+        force: [f64; 3],
+    },
     /// The LCP solver and its PGS settings changed.
     Solver {
         /// `lemke` or `pgs`.
@@ -58,6 +65,9 @@ impl Change {
                 force,
                 torque,
             } => format!("push:{body},{},{},{torque}", force[0], force[1]),
+            Change::Push3 { body, force } => {
+                format!("push3:{body},{},{},{}", force[0], force[1], force[2])
+            }
             Change::Solver {
                 name,
                 max_iterations,
@@ -84,6 +94,16 @@ impl Change {
                     body: body.to_string(),
                     force: [number(fx)?, number(fy)?],
                     torque: number(torque)?,
+                })
+            }
+            "push3" => {
+                let parts: Vec<&str> = args.rsplitn(4, ',').collect();
+                let [fz, fy, fx, body] = parts.as_slice() else {
+                    return None;
+                };
+                Some(Change::Push3 {
+                    body: body.to_string(),
+                    force: [number(fx)?, number(fy)?, number(fz)?],
                 })
             }
             "solver" => {

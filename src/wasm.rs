@@ -478,6 +478,25 @@ impl Simulation {
         self.inner.set_push(&body, force, torque).map_err(js)
     }
 
+    /// A constant push in space on a moving body (force through the centre along x, y, z, N);
+    /// zeros remove it.
+    #[wasm_bindgen(js_name = setPush3)]
+    pub fn set_push3(
+        &mut self,
+        body: JsValue,
+        fx: JsValue,
+        fy: JsValue,
+        fz: JsValue,
+    ) -> Result<(), JsError> {
+        let body = string_arg(&body, "body")?;
+        let force = [
+            number_arg(&fx, "fx")?,
+            number_arg(&fy, "fy")?,
+            number_arg(&fz, "fz")?,
+        ];
+        self.inner.set_push3(&body, force).map_err(js)
+    }
+
     /// How to draw each body (called once per scene, not per frame).
     pub fn bodies(&self) -> JsValue {
         let list: Vec<BodyInfo> = self

@@ -93,3 +93,33 @@ fn a_malformed_timeline_names_its_entry() {
     sim.step().unwrap();
     assert!(sim.step().unwrap_err().to_string().starts_with("dt"));
 }
+
+/// A push in space (the 3-D view's drag) replays too, and it moves the sphere as F = m a:
+/// a 1 kg sphere lifted by 2g from the floor rises at g (z = g t²/2 after t).
+#[test]
+fn a_push_in_space_replays_to_the_same_digest_and_lifts_at_f_over_m() {
+    let mut sim = Simulation::from_preset("sphere-spin", &[("gamma".into(), 0.0)]).unwrap();
+    run(&mut sim, 10);
+    let z0 = sim.system().bodies[1].position3(&sim.system().q).z;
+    let m = sim.system().bodies[1].mass();
+    sim.set_push3("sphere", [0.0, 0.0, 2.0 * m * 9.81]).unwrap();
+    let steps = 200;
+    run(&mut sim, steps);
+    let t = steps as f64 * sim.time_step();
+    let rise = sim.system().bodies[1].position3(&sim.system().q).z - z0;
+    // The steppers integrate a constant acceleration to within one step's h·v.
+    assert!(
+        (rise - 0.5 * 9.81 * t * t).abs() < 9.81 * t * sim.time_step(),
+        "rose {rise} m in {t} s"
+    );
+    sim.set_push3("sphere", [0.0, 0.0, 0.0]).unwrap();
+    run(&mut sim, 20);
+    let timeline = sim.timeline();
+    assert!(timeline.contains("push3:sphere,0,0,"), "{timeline}");
+    let mut replay = Simulation::from_preset("sphere-spin", &[("gamma".into(), 0.0)]).unwrap();
+    replay.replay_timeline(&timeline).unwrap();
+    run(&mut replay, 10 + steps + 20);
+    assert_eq!(replay.digest(), sim.digest());
+    assert!(sim.set_push3("floor", [0.0, 0.0, 1.0]).is_err());
+    assert!(sim.set_push3("sphere", [f64::NAN, 0.0, 0.0]).is_err());
+}

@@ -424,6 +424,40 @@ test("plot builder: energy parts against time and a phase plot, several at once,
   await page.close();
 });
 
+test("3-D view: a sphere dragged up is held at the pointer's point, with its weight carried, and the push is in the link", async () => {
+  const { page, errors } = await open("?scene=sphere-slide&end=run&mu=0.2");
+  // Wait until it rolls (t* ≈ 0.29 s), then grab it at its centre on the screen and lift.
+  await page.waitForFunction(() => window.contactlab.sim.time > 0.5, null, { timeout: 20000 });
+  await page.evaluate(() => { window.contactlab.playing = false; }); // still while grabbing
+  const grab = await page.evaluate(() => {
+    const app = window.contactlab;
+    const i = app.bodies.findIndex((b) => !b.fixed);
+    const at = app.view.project(i, app.sim.bodyPoses3());
+    const r = document.getElementById("canvas3d").getBoundingClientRect();
+    return { x: r.left + at.x / app.view.dpr, y: r.top + at.y / app.view.dpr, z: app.sim.bodyPoses3()[7 * i + 2] };
+  });
+  await page.mouse.move(grab.x, grab.y);
+  await page.mouse.down();
+  assert.ok(await page.evaluate(() => window.contactlab.drag?.spatial === true), "the press grabbed the sphere");
+  await page.mouse.move(grab.x, grab.y - 120, { steps: 5 });
+  await page.evaluate(() => { window.contactlab.playing = true; });
+  await page.waitForTimeout(1500);
+  const held = await page.evaluate(() => {
+    const app = window.contactlab;
+    const i = app.drag.index;
+    const p = app.sim.bodyPoses3();
+    const c = [p[7 * i], p[7 * i + 1], p[7 * i + 2]];
+    return { c, target: app.drag.target, miss: Math.hypot(...c.map((x, k) => x - app.drag.target[k])) };
+  });
+  assert.ok(held.c[2] > grab.z + 0.05, `lifted from z = ${grab.z} to ${held.c[2]}`);
+  assert.ok(held.miss < 2e-3, `held ${held.miss * 1e3} mm from the pointer's point (${JSON.stringify(held)})`);
+  await page.mouse.up();
+  await page.waitForFunction(() => window.contactlab.drag === null);
+  assert.match(await page.evaluate(() => window.contactlab.sim.timeline), /push3:sphere,[^;]*;.*push3:sphere,0,0,0/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("penalty-block at h = 0.05: the instability warning stays after the block is thrown clear, until h changes", async () => {
   const { page, errors } = await open("?scene=penalty-block&dt=0.05&end=run");
   await page.waitForFunction(() => window.contactlab.sim.time > 2, null, { timeout: 20000 });

@@ -199,11 +199,12 @@ function adopt(sim, name, stepper, dt, solver) {
   }, showMessage);
   const bodies = sim.bodies();
   app.bodies = bodies;
-  app.gravity = JSON.parse(sim.sceneJson()).gravity;
+  // The scene's gravity, or the default the library applies when a scene gives none.
+  app.gravity = JSON.parse(sim.sceneJson()).gravity ?? (sim.spatial ? [0, 0, -9.81] : [0, -9.81]);
   app.selected = bodies.findIndex((b) => !b.fixed);
   chooseView(sim);
   app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
-  $("drag-hint").hidden = sim.spatial; // pushing by drag is planar only
+  $("drag-hint").hidden = false;
   $("figure-motion").hidden = !sim.spatial;
   $("figure-laws").hidden = !sim.spatial;
   app.plots.clear();
@@ -220,6 +221,11 @@ function view3d() {
   if (app.view3d === undefined) {
     try {
       app.view3d = new View3D($("canvas3d"));
+      app.view3d.onDrag = (index, target) => {
+        if (target === null) releaseDrag();
+        else if (app.drag?.index === index) app.drag.target = target;
+        else { app.drag = { index, target, spatial: true }; app.selected = index; }
+      };
     } catch (e) {
       app.view3d = null;
       showMessage(`3-D view unavailable (${e.message}); showing the side and top projections.`);
@@ -444,6 +450,10 @@ function renderTheory(lines) {
 
 function applyDrag() {
   if (!app.drag) return;
+  if (app.drag.spatial) {
+    applyDrag3();
+    return;
+  }
   const { index, target } = app.drag;
   const poses = app.sim.bodyPoses();
   const vel = app.sim.bodyVelocities();
@@ -465,9 +475,35 @@ function applyDrag() {
   }
 }
 
+/** The same spring in space (3-D view): towards the target, its weight carried. */
+function applyDrag3() {
+  const { index, target } = app.drag;
+  const body = app.bodies[index];
+  const m = body.mass ?? 1;
+  const w = 10;
+  const g = app.gravity ?? [0, 0, 0];
+  const { pose: P, velocity: V } = layout.spatial;
+  const poses = app.sim.bodyPoses3();
+  const vel = app.sim.bodyVelocities3();
+  const [p, u] = [P.stride * index, V.stride * index];
+  const x = [poses[p + P.x], poses[p + P.y], poses[p + P.z]];
+  const v = [vel[u + V.vx], vel[u + V.vy], vel[u + V.vz]];
+  const f = [0, 1, 2].map((k) => m * (w * w * (target[k] - x[k]) - 2 * w * v[k] - g[k]));
+  try {
+    app.sim.setPush3(body.name, f[0], f[1], f[2]);
+  } catch (e) {
+    showMessage(e.message);
+  }
+  app.view3d.showDragLine(x, target);
+}
+
 function releaseDrag() {
   if (!app.drag) return;
-  try { app.sim.setPush(app.bodies[app.drag.index].name, 0, 0, 0); } catch { /* scene changed */ }
+  const name = app.bodies[app.drag.index].name;
+  try {
+    if (app.drag.spatial) app.sim.setPush3(name, 0, 0, 0);
+    else app.sim.setPush(name, 0, 0, 0);
+  } catch { /* scene changed */ }
   app.drag = null;
 }
 

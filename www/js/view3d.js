@@ -112,8 +112,82 @@ export class View3D {
     this.scene.add(this.content);
     this.forceScale = 0; // largest recent normal force, N
     this.dpr = 1;
+    this.setUpDragging();
     this.resize();
     new ResizeObserver(() => { this.resize(); this.render(); }).observe(canvas);
+  }
+
+  /**
+   * Dragging a body: a press on a moving sphere or box grabs it (the orbit camera pauses), the
+   * pointer then moves the grab point in the plane through it facing the camera, and
+   * `onDrag(index, target)` gets the centre's target (null on release). A dashed line joins
+   * the centre to the target while held.
+   */
+  setUpDragging() {
+    this.onDrag = null;
+    this.raycaster = new THREE.Raycaster();
+    this.dragLine = new THREE.Line(
+      new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(), new THREE.Vector3()]),
+      new THREE.LineDashedMaterial({ color: 0x8250df, dashSize: 0.02, gapSize: 0.015, depthTest: false }),
+    );
+    this.dragLine.renderOrder = 11;
+    this.dragLine.visible = false;
+    this.scene.add(this.dragLine);
+    const ray = (e) => {
+      const r = this.canvas.getBoundingClientRect();
+      const ndc = new THREE.Vector2(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1);
+      this.raycaster.setFromCamera(ndc, this.camera);
+      return this.raycaster.ray;
+    };
+    this.canvas.addEventListener("pointerdown", (e) => {
+      if (!this.bodies || !this.onDrag || e.button !== 0) return;
+      const hit = this.pick(ray(e));
+      if (!hit) return;
+      e.stopImmediatePropagation();
+      this.controls.enabled = false;
+      const normal = this.camera.getWorldDirection(new THREE.Vector3());
+      this.grab = { index: hit.index, offset: hit.point.clone().sub(hit.centre), plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, hit.point) };
+      this.canvas.setPointerCapture(e.pointerId);
+      this.onDrag(hit.index, hit.centre.toArray());
+    }, { capture: true });
+    this.canvas.addEventListener("pointermove", (e) => {
+      if (!this.grab) return;
+      const point = ray(e).intersectPlane(this.grab.plane, new THREE.Vector3());
+      if (point) this.onDrag(this.grab.index, point.sub(this.grab.offset).toArray());
+    });
+    const release = () => {
+      if (!this.grab) return;
+      this.grab = null;
+      this.controls.enabled = true;
+      this.dragLine.visible = false;
+      this.onDrag?.(-1, null);
+    };
+    this.canvas.addEventListener("pointerup", release);
+    this.canvas.addEventListener("pointercancel", release);
+  }
+
+  /** The moving body under a ray: its index, the hit point and its centre; null if none. */
+  pick(ray) {
+    this.raycaster.ray.copy(ray);
+    const targets = [...(this.spheres ? [this.spheres] : []), ...this.cuboids.values()];
+    for (const hit of this.raycaster.intersectObjects(targets, false)) {
+      let index = -1;
+      if (hit.object === this.spheres) index = this.sphereIndex[hit.instanceId];
+      else for (const [i, mesh] of this.cuboids) if (mesh === hit.object) index = i;
+      if (index < 0 || this.bodies[index].fixed) continue;
+      const centre = hit.object === this.spheres
+        ? new THREE.Vector3().setFromMatrixPosition(new THREE.Matrix4().fromArray(this.spheres.instanceMatrix.array, 16 * hit.instanceId))
+        : hit.object.position.clone();
+      return { index, point: hit.point.clone(), centre };
+    }
+    return null;
+  }
+
+  /** Shows the drag line from `from` to `to` (world points). */
+  showDragLine(from, to) {
+    this.dragLine.geometry.setFromPoints([new THREE.Vector3(...from), new THREE.Vector3(...to)]);
+    this.dragLine.computeLineDistances();
+    this.dragLine.visible = true;
   }
 
   resize() {
