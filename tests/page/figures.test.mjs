@@ -153,6 +153,29 @@ test("with reduced motion, figures start paused and step on demand; the keyboard
   await context.close();
 });
 
+test("a figure's plot attribute draws any quantity against any other; a bad name is refused with the known ones", async () => {
+  const plot = encodeURIComponent("kinetic energy [J]~t [s];ball.vy [m/s]~ball.y [m]");
+  const { p, errors, context } = await page(`embed.html?scene=bouncing-ball&plots=gap&plot=${plot}&autoplay`);
+  await p.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  await p.waitForFunction(() => document.getElementById("figure").builder.plots.every((b) => b.points() > 20), null, { timeout: 20000 });
+  const [entries, link, kinetic, speed] = await p.evaluate(() => {
+    const f = document.getElementById("figure");
+    const [energy, phase] = f.builder.plots;
+    return [f.builder.entries(), f.shareLink(), energy.ys.at(-1), phase.ys.at(-1)];
+  });
+  assert.deepEqual(entries, ["kinetic energy [J]~t [s]", "ball.vy [m/s]~ball.y [m]"]);
+  assert.match(decodeURIComponent(link.replaceAll("+", " ")), /plot=kinetic energy \[J\]~t \[s\];ball\.vy \[m\/s\]~ball\.y \[m\]/);
+  // A 1 kg ball: the kinetic energy plotted is ½ v² of the same sample's speed.
+  assert.ok(Math.abs(kinetic - 0.5 * speed * speed) <= 1e-9 * Math.max(1, kinetic), `${kinetic} against ${speed}`);
+  assert.equal(await p.locator("#figure .built-plot").count(), 2);
+  const bad = await context.newPage();
+  await bad.goto(`${base}embed.html?scene=bouncing-ball&plot=${encodeURIComponent("ball.q [m]~t [s]")}`);
+  await bad.waitForFunction(() => document.getElementById("figure")?.ready, null, { timeout: 20000 });
+  assert.match(await bad.textContent(".cf-message"), /plot: unknown ball\.q \[m\]; known now: t \[s\], ball\.x \[m\]/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the single-file build runs with no request for .wasm or CSS files", async () => {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const p = await context.newPage();

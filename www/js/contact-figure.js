@@ -19,6 +19,7 @@ import { readOptions } from "./options.js";
 import { readLayout } from "./layout.js";
 import { composeFigure, download, legendOf } from "./export.js";
 import { unpackScene } from "./editor.js";
+import { PlotBuilder, parseEntries } from "./plot_builder.js";
 
 let wasmSource = new URL("../pkg/contactlab_bg.wasm", import.meta.url);
 let ready = null;
@@ -49,6 +50,7 @@ contact-figure { display: block; margin: 1rem 0; --cf-height: 220px; }
 .cf-plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 0.5rem; }
 .cf-plots figure { margin: 0; min-width: 0; }
 .cf-plots figcaption { font-size: 0.8rem; color: #5b6474; }
+.cf-built { display: contents; }
 .cf-bar { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.4rem; }
 .cf-bar button { font: inherit; padding: 0.1rem 0.6rem; border: 1px solid #d5d9e0; border-radius: 4px; background: #fff; cursor: pointer; }
 .cf-bar button:focus-visible { outline: 2px solid #1f6feb; }
@@ -191,6 +193,18 @@ export class ContactFigure extends HTMLElement {
       plots.append(fig);
       elements[key[name]] = div;
     }
+    // Plots of any quantity against any other, from the `plot` attribute ("Y~X;…").
+    const built = document.createElement("div");
+    built.className = "cf-built";
+    plots.append(built);
+    this.builder = new PlotBuilder(built, () => {});
+    const known = this.sim.quantityNames();
+    for (const { y, x } of parseEntries(this.optionSource()("plot"))) {
+      // Contacts come and go: a name with a contact id ("a/b#0.") is taken on trust.
+      const bad = [y, x].filter((n) => !known.includes(n) && !n.includes("/"));
+      if (bad.length) options.errors.push(`plot: unknown ${bad.join(", ")}; known now: ${known.join(", ")}`);
+      else this.builder.add(y, x);
+    }
     const controls = document.createElement("div");
     controls.className = "cf-controls";
     const bar = document.createElement("div");
@@ -307,6 +321,7 @@ export class ContactFigure extends HTMLElement {
   restart() {
     this.sim.reset();
     this.plots.clear();
+    this.builder.clear();
     this.loop.clear();
     this.render();
   }
@@ -324,6 +339,7 @@ export class ContactFigure extends HTMLElement {
     q.set("steps", String(this.sim.steps));
     if (this.sim.timeline) q.set("timeline", this.sim.timeline);
     q.set("plots", this.options.plots.join(","));
+    if (this.builder.plots.length) q.set("plot", this.builder.entries().join(";"));
     if (this.options.controls.length) q.set("controls", this.options.controls.join(","));
     // (In the single-file build the link points beside the script, where `make web` puts
     // an embed.html that loads it.)
@@ -346,7 +362,7 @@ export class ContactFigure extends HTMLElement {
     const caption = [
       `${params ? `Parameters: ${params}. ` : ""}Stepper ${sim.stepper}, h = ${sim.timeStep} s, t = ${sim.time.toFixed(4)} s after ${sim.steps} steps; trace digest ${sim.digest}.`,
     ];
-    const plots = [...this.querySelectorAll(".cf-plots > *")]
+    const plots = [...this.querySelectorAll(".cf-plots figure")]
       .filter((f) => f.querySelector("canvas"))
       .map((f) => ({ caption: f.querySelector("figcaption")?.textContent ?? "", canvas: f.querySelector("canvas"), legend: legendOf(f) }));
     const out = composeFigure({ title: `contactlab — ${this.options.scene}`, caption, view: this.canvas, plots });
@@ -375,6 +391,10 @@ export class ContactFigure extends HTMLElement {
     const contacts = sim.contactData();
     this.view.draw(sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), contacts);
     recordState(this.plots, sim, this.bodies, contacts);
+    if (this.builder.plots.length) {
+      this.builder.record(sim.quantityNames(), sim.quantityValues());
+      this.builder.redraw();
+    }
     const unconverged = sim.unconvergedSteps;
     const warning = unconverged > 0 ? ` · ⚠ ${unconverged} steps NOT converged (${sim.solver})` : "";
     this.digestText.textContent = `t = ${sim.time.toFixed(4)} s · ${sim.steps} steps · digest ${sim.digest}${warning}`;

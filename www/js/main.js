@@ -670,7 +670,7 @@ async function main() {
   if (state.view === "projections") $("view-mode").value = "projections";
   else if (state.view && state.view !== "3d") showMessage(`URL: view='${state.view}' is not 3d or projections; ignored`);
   app.editor = new SceneEditor((json) => loadSceneJson(json));
-  app.builder = new PlotBuilder(() => writeUrl());
+  app.builder = new PlotBuilder($("custom-plots"), () => writeUrl(), { y: $("builder-y"), x: $("builder-x"), add: $("builder-add") });
   let fromLink = false;
   if (state.sceneJson) {
     try {

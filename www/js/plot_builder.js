@@ -6,7 +6,6 @@
 import uPlot from "../vendor/uPlot.esm.js";
 import { tickLabels } from "./ticks.js";
 
-const $ = (id) => document.getElementById(id);
 const KEEP = 4000; // samples kept per plot
 
 /** "a.b [unit]" → "[unit]" (for axis titles). */
@@ -37,7 +36,7 @@ class BuiltPlot {
     container.append(this.figure);
     const ticks = (u, splits, axis, space, increment) => tickLabels(splits, increment);
     this.plot = new uPlot({
-      width: Math.max(200, container.clientWidth / 2 - 16 || 400),
+      width: Math.max(200, Math.min(600, (container.clientWidth || container.parentElement?.clientWidth || 800) / 2 - 16)),
       height: 200,
       mode: 2, // points joined in the order they came: phase plots loop back
       legend: { show: false },
@@ -78,19 +77,33 @@ class BuiltPlot {
   }
 }
 
+/** Plot entries from text: "Y~X" items separated by ";" (X defaults to time). */
+export function parseEntries(text) {
+  return (text ?? "").split(";").map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const [y, x = "t [s]"] = entry.split("~").map((s) => s.trim());
+    return { y, x };
+  });
+}
+
 export class PlotBuilder {
-  /** @param {() => void} changed called when the set of plots changes (to update the URL) */
-  constructor(changed) {
+  /**
+   * @param {HTMLElement} container where the plots go
+   * @param {() => void} changed called when the set of plots changes (to update the URL)
+   * @param {{y: HTMLSelectElement, x: HTMLSelectElement, add: HTMLButtonElement}|null} menus
+   *   the playground's menus (a figure has none: its plots come from its attribute)
+   */
+  constructor(container, changed, menus = null) {
     this.changed = changed;
     this.plots = [];
-    this.container = $("custom-plots");
-    $("builder-add").addEventListener("click", () => this.add($("builder-y").value, $("builder-x").value));
+    this.container = container;
+    this.menus = menus;
+    menus?.add.addEventListener("click", () => this.add(menus.y.value, menus.x.value));
   }
 
   /** Offers the quantities of the running simulation in the two menus. */
   offer(names) {
-    for (const [id, fallback] of [["builder-y", "energy [J]"], ["builder-x", "t [s]"]]) {
-      const select = $(id);
+    if (!this.menus) return;
+    for (const [select, fallback] of [[this.menus.y, "energy [J]"], [this.menus.x, "t [s]"]]) {
       const was = select.value || fallback;
       select.replaceChildren(...names.map((n) => new Option(n, n)));
       select.value = names.includes(was) ? was : fallback;
