@@ -37,21 +37,6 @@ function octantTexture() {
   return texture;
 }
 
-/** A texture of grid lines for the floor (repeats across the panel). */
-function gridTexture() {
-  const canvas = document.createElement("canvas");
-  canvas.width = canvas.height = 64;
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ece7df";
-  ctx.fillRect(0, 0, 64, 64);
-  ctx.strokeStyle = "#c9c1b5";
-  ctx.lineWidth = 2;
-  ctx.strokeRect(0, 0, 64, 64);
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.wrapS = texture.wrapT = THREE.RepeatWrapping;
-  texture.colorSpace = THREE.SRGBColorSpace;
-  return texture;
-}
 
 /** Centre and radius of a ball holding every sphere and box (planes excluded). */
 function bounds(bodies, poses) {
@@ -76,6 +61,15 @@ function bodyBox(bodies, poses) {
   return box;
 }
 
+/** True when WebGL runs on the CPU (SwiftShader, llvmpipe): no GPU to spend on smoothing. */
+function softwareWebGL() {
+  const gl = document.createElement("canvas").getContext("webgl2") ?? document.createElement("canvas").getContext("webgl");
+  const info = gl?.getExtension("WEBGL_debug_renderer_info");
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
+  gl?.getExtension("WEBGL_lose_context")?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(name);
+}
+
 /** The axis-aligned box around the bodies and the planes' origins, never thinner than the
  * bodies' size. */
 function sceneBox(bodies, poses) {
@@ -94,7 +88,9 @@ export class View3D {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
     this.canvas = canvas;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    // Antialiasing multiplies the fragment work; without a GPU (software WebGL) it is left
+    // off, which roughly halves the frame time there (docs/benchmarks.md).
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !softwareWebGL(), preserveDrawingBuffer: true });
     this.renderer.setClearColor(0xf6f7f9);
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
@@ -218,8 +214,11 @@ export class View3D {
     this.sphereIndex = [];
     bodies.forEach((b, i) => { if (b.shape === "sphere") this.sphereIndex.push(i); });
     if (this.sphereIndex.length > 0) {
-      const detail = this.sphereIndex.length > 200 ? [16, 12] : [32, 24];
-      const material = new THREE.MeshStandardMaterial({ map: this.sphereTexture, roughness: 0.55 });
+      // Fewer facets when there are many (a pile reads as well with 20 × 14), and Lambert
+      // shading: the physically based material cost 1.4 ms per sphere per frame in software
+      // WebGL (docs/benchmarks.md).
+      const detail = this.sphereIndex.length > 200 ? [14, 10] : this.sphereIndex.length > 20 ? [20, 14] : [32, 24];
+      const material = new THREE.MeshLambertMaterial({ map: this.sphereTexture });
       this.spheres = new THREE.InstancedMesh(new THREE.SphereGeometry(1, ...detail), material, this.sphereIndex.length);
       this.sphereIndex.forEach((i, k) => {
         const tint = bodies[i].fixed ? new THREE.Color(0x9aa3b2) : new THREE.Color(0xffffff);
@@ -268,17 +267,23 @@ export class View3D {
         [u0, u1, v0, v1] = [c.dot(u) - half, c.dot(u) + half, c.dot(v) - half, c.dot(v) + half];
       }
       const [w, h] = [Math.max(u1 - u0, 1e-3), Math.max(v1 - v0, 1e-3)];
+      // The ground is one flat colour with grid lines near the bodies: a texture repeated a
+      // thousand times over the wide panel cost 24 ms a frame in software WebGL.
       const material = floor
-        ? new THREE.MeshStandardMaterial({ map: gridTexture(), roughness: 0.9, side: THREE.DoubleSide })
-        : new THREE.MeshStandardMaterial({ color: 0x9fb4d6, transparent: true, opacity: 0.18, side: THREE.DoubleSide, depthWrite: false });
-      if (floor) {
-        const cell = niceStep(radius / 3);
-        material.map.repeat.set(w / cell, h / cell);
-        material.map.anisotropy = this.renderer.capabilities.getMaxAnisotropy();
-      }
+        ? new THREE.MeshLambertMaterial({ color: 0xece7df, side: THREE.DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 })
+        : new THREE.MeshLambertMaterial({ color: 0x9fb4d6, transparent: true, opacity: 0.18, side: THREE.DoubleSide, depthWrite: false });
       const mesh = new THREE.Mesh(new THREE.PlaneGeometry(w, h), material);
       mesh.quaternion.copy(q);
       mesh.position.copy(origin).addScaledVector(u, (u0 + u1) / 2).addScaledVector(v, (v0 + v1) / 2);
+      if (floor) {
+        const cell = niceStep(radius / 3);
+        const cells = 2 * Math.ceil((4 * radius) / cell);
+        const grid = new THREE.GridHelper(cells * cell, cells, 0xc9c1b5, 0xc9c1b5);
+        grid.rotation.x = Math.PI / 2; // GridHelper lies in x–z; the plane's own axes are x–y
+        const c = centre.clone().sub(mesh.position);
+        grid.position.set(Math.round(c.dot(u) / cell) * cell, Math.round(c.dot(v) / cell) * cell, 0);
+        mesh.add(grid);
+      }
       if (!floor) {
         mesh.add(new THREE.LineSegments(new THREE.EdgesGeometry(mesh.geometry), new THREE.LineBasicMaterial({ color: 0x6b7a93 })));
       }
