@@ -49,8 +49,11 @@ test("the packed tarball, unpacked and served, runs both figures of its example;
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("requestfailed", (r) => errors.push(`request failed: ${r.url()}`));
   await page.goto(`${site.url}example.html`);
+  // Figures run only while in view: bring each one in before waiting for its steps.
   for (const id of ["block", "ball"]) {
-    await page.waitForFunction((i) => document.getElementById(i)?.ready && document.getElementById(i).sim.steps > 0, id, { timeout: 20000 });
+    await page.waitForFunction((i) => document.getElementById(i)?.ready, id, { timeout: 20000 });
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((i) => document.getElementById(i).sim.steps > 0, id, { timeout: 20000 });
   }
   // Seed 001 in the packed figure: N = mg − u = 14.62 N for the default block.
   const n = await page.evaluate(() => [...document.getElementById("block").sim.contactData()][2]);
