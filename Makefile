@@ -67,7 +67,7 @@ web: setup-web
 ## make npm — the npm package in target/npm/contactlab/ (the API, <contact-figure>, the
 ## single-file build, embed.html, an example); `npm pack` there makes the tarball.
 NPM_DIR := target/npm/contactlab
-FIGURE_JS := $(filter-out www/js/main.js www/js/view3d.js www/js/plot_builder.js www/js/bench.js www/js/standalone.js www/js/standalone-assets.js,$(wildcard www/js/*.js))
+FIGURE_JS := $(filter-out www/js/main.js www/js/view3d.js www/js/bench.js www/js/standalone.js www/js/standalone-assets.js,$(wildcard www/js/*.js))
 npm: web
 	rm -rf $(NPM_DIR) && mkdir -p $(NPM_DIR)/pkg $(NPM_DIR)/js $(NPM_DIR)/vendor $(NPM_DIR)/dist
 	cp npm/package.json npm/README.md npm/example.html www/embed.html $(NPM_DIR)/

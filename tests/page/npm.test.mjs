@@ -48,10 +48,13 @@ test("the packed tarball, unpacked and served, runs both figures of its example;
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("requestfailed", (r) => errors.push(`request failed: ${r.url()}`));
+  // A module the package left out shows as a 404 here, not as a hang.
+  page.on("response", (r) => { if (r.status() >= 400) errors.push(`${r.status()}: ${r.url()}`); });
   await page.goto(`${site.url}example.html`);
   // Figures run only while in view: bring each one in before waiting for its steps.
   for (const id of ["block", "ball"]) {
-    await page.waitForFunction((i) => document.getElementById(i)?.ready, id, { timeout: 20000 });
+    await page.waitForFunction((i) => document.getElementById(i)?.ready, id, { timeout: 20000 })
+      .catch((e) => { throw new Error(`${id} not ready: ${errors.join("; ") || e.message}`); });
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     await page.waitForFunction((i) => document.getElementById(i).sim.steps > 0, id, { timeout: 20000 });
   }
