@@ -50,14 +50,15 @@ impl Events {
         }
         // Lift-off: a contact loaded in the previous step carries no load now (N = 0: it
         // touches unloaded, has opened, or is gone).
+        // (Only until the first lift-off: afterwards nothing here costs a step anything.)
         if self.first_liftoff.is_none() {
-            let lifted = self.was_loaded.iter().any(|key| {
-                report
-                    .contacts
-                    .iter()
-                    .find(|c| c.key == *key)
-                    .is_none_or(|c| matches!(c.state, ContactState::Open | ContactState::Touching))
-            });
+            let carrying: std::collections::BTreeSet<_> = report
+                .contacts
+                .iter()
+                .filter(|c| matches!(c.state, ContactState::Loaded | ContactState::Impact))
+                .map(|c| c.key)
+                .collect();
+            let lifted = self.was_loaded.iter().any(|key| !carrying.contains(key));
             if lifted {
                 self.first_liftoff = Some(t);
                 self.liftoff_positions = system
@@ -67,12 +68,16 @@ impl Events {
                     .collect();
             }
         }
-        self.was_loaded = report
-            .contacts
-            .iter()
-            .filter(|c| c.state == ContactState::Loaded)
-            .map(|c| c.key)
-            .collect();
+        if self.first_liftoff.is_none() {
+            self.was_loaded.clear();
+            self.was_loaded.extend(
+                report
+                    .contacts
+                    .iter()
+                    .filter(|c| c.state == ContactState::Loaded)
+                    .map(|c| c.key),
+            );
+        }
         let slipping = report
             .contacts
             .iter()
