@@ -87,7 +87,7 @@ serve: web
 	node tools/serve.mjs www $(PORT)
 
 test-wasm: setup-browser
-	wasm-pack test --headless --chrome -- --locked --test wasm_browser
+	wasm-pack test --headless --chrome -- --locked --test wasm_browser --test wasm_canvas
 	wasm-pack test --node -- --locked --test wasm_node
 
 test-page: setup-browser npm

@@ -34,6 +34,7 @@ pub mod integrators;
 pub mod presets;
 pub mod presets_pile;
 pub mod presets_space;
+pub mod render;
 pub mod scene;
 pub mod scene_fields;
 pub mod scene_loads;
@@ -48,6 +49,8 @@ pub use simulation::Simulation;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_canvas;
 
 /// The README's Rust examples, compiled and run by `cargo test --doc`.
 #[cfg(doctest)]

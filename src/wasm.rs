@@ -126,6 +126,11 @@ impl Simulation {
             recording: None,
         }
     }
+
+    /// The library's simulation inside (for the canvas view).
+    pub(crate) fn core(&self) -> &crate::Simulation {
+        &self.inner
+    }
 }
 
 #[wasm_bindgen(js_class = Simulation)]
@@ -569,15 +574,7 @@ impl Simulation {
         let mut out = Vec::with_capacity(CONTACT_STRIDE * self.inner.last_report().contacts.len());
         let bodies = &self.inner.system().bodies;
         for c in &self.inner.last_report().contacts {
-            // The arrow shows the force on a moving body: the normal points from B to A, so it
-            // turns round when A is fixed and B moves (a disk sliding over a fixed disk).
-            let (a, b, _) = c.key.point_body_first();
-            let toward_b = bodies[a].is_fixed() && !bodies[b].is_fixed();
-            let d = if toward_b {
-                c.direction.map(|x| -x)
-            } else {
-                c.direction
-            };
+            let d = c.direction_on_moving_body(bodies);
             let row: [f64; CONTACT_STRIDE] = [
                 c.gap,
                 c.gap_rate,

@@ -25,14 +25,13 @@ const stats = await page.evaluate(async () => {
   await new Promise((r) => setTimeout(r, 5000));
   const fps = (app.frames - start) / ((performance.now() - t0) / 1000);
   // One draw (instance matrices, arrows, render), timed with the GPU work flushed by a read.
-  const poses = app.sim.bodyPoses3();
   const contacts = app.sim.contactData();
   const gl = app.view.renderer.getContext();
   const pixel = new Uint8Array(4);
   const times = [];
   for (let k = 0; k < 100; k++) {
     const s = performance.now();
-    app.view.draw(poses, contacts);
+    app.view.draw(app.sim, contacts);
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
     times.push(performance.now() - s);
   }

@@ -216,12 +216,7 @@ impl Collider<'_> {
             return self.feet.iter().map(|p| p.truncate()).collect();
         }
         match self.shape {
-            Shape::Box { half_extents: h } => vec![
-                DVec2::new(-h.x, -h.y),
-                DVec2::new(h.x, -h.y),
-                DVec2::new(h.x, h.y),
-                DVec2::new(-h.x, h.y),
-            ],
+            Shape::Box { half_extents } => box_corners(*half_extents).to_vec(),
             _ => vec![],
         }
     }
@@ -233,16 +228,47 @@ impl Collider<'_> {
             return self.feet.to_vec();
         }
         match self.shape {
-            Shape::Cuboid { half_extents: h } => (0..8)
-                .map(|k| {
-                    let sign = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
-                    DVec3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
-                })
-                .collect(),
+            Shape::Cuboid { half_extents } => cuboid_corners(*half_extents).to_vec(),
             _ => vec![],
         }
     }
 }
+
+/// A box's corners in its body frame, counter-clockwise from (−w/2, −h/2): the point features
+/// the detector tests and the outline the drawing traces.
+pub fn box_corners(h: DVec2) -> [DVec2; 4] {
+    [
+        DVec2::new(-h.x, -h.y),
+        DVec2::new(h.x, -h.y),
+        DVec2::new(h.x, h.y),
+        DVec2::new(-h.x, h.y),
+    ]
+}
+
+/// A cuboid's eight corners in its body frame, x varying fastest, then y, then z (corner k
+/// has +h.x when bit 0 of k is set, +h.y for bit 1, +h.z for bit 2).
+pub fn cuboid_corners(h: DVec3) -> [DVec3; 8] {
+    std::array::from_fn(|k| {
+        let sign = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+        DVec3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
+    })
+}
+
+/// The twelve edges of a cuboid as pairs of [`cuboid_corners`] numbers.
+pub const CUBOID_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
 
 /// Which of the pair plays A (point side) in a contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

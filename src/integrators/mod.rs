@@ -106,6 +106,18 @@ pub struct LawReport {
 }
 
 impl ContactReport {
+    /// The direction of the normal force on a moving body of the pair: `direction` (from B to
+    /// A, the force on A), turned round when A is fixed and B moves (a disk sliding over a
+    /// fixed disk), so a drawn arrow always pushes the body that moves.
+    pub fn direction_on_moving_body(&self, bodies: &[crate::model::Body]) -> [f64; 3] {
+        let (a, b, _) = self.key.point_body_first();
+        if bodies[a].is_fixed() && !bodies[b].is_fixed() {
+            self.direction.map(|x| -x)
+        } else {
+            self.direction
+        }
+    }
+
     /// The report of `contact` at the end-of-step velocities `v`, with the step's forces.
     pub fn new(
         contact: &Contact,

@@ -11,8 +11,7 @@
 
 import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
-import { SceneView } from "./view.js";
-import { SphereView } from "./sphere_view.js";
+import { CanvasView } from "./canvas_view.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
 import { readOptions } from "./options.js";
@@ -228,13 +227,10 @@ export class ContactFigure extends HTMLElement {
     this.linkField.setAttribute("aria-label", "share link");
     this.root.append(this.message, this.canvas, plots, controls, bar, this.linkField);
 
-    this.planeView = new SceneView(this.canvas);
-    this.sphereView = new SphereView(this.canvas);
-    this.view = this.sim.spatial ? this.sphereView : this.planeView;
+    this.view = new CanvasView(this.canvas);
     const bodies = this.sim.bodies();
     this.bodies = bodies;
-    const weight = bodies.reduce((s, b) => s + b.mass * 9.81, 0) || 10;
-    this.view.setScene(bodies, this.sim.spatial ? this.sim.bodyPoses3() : this.sim.bodyPoses(), weight);
+    this.view.setScene(this.sim);
     this.plots = new TracePlots(elements);
     const shown = this.sim.parameters().filter((p) => options.controls.includes(p.name));
     buildControls(controls, shown, (name, value) => {
@@ -389,7 +385,7 @@ export class ContactFigure extends HTMLElement {
   render() {
     const sim = this.sim;
     const contacts = sim.contactData();
-    this.view.draw(sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), contacts);
+    this.view.draw(sim);
     recordState(this.plots, sim, this.bodies, contacts);
     if (this.builder.plots.length) {
       this.builder.record(sim.quantityNames(), sim.quantityValues());

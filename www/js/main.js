@@ -3,8 +3,7 @@
 
 import init, { Simulation } from "../pkg/contactlab.js";
 import { FixedStepLoop } from "./loop.js";
-import { SceneView } from "./view.js";
-import { SphereView } from "./sphere_view.js";
+import { CanvasView } from "./canvas_view.js";
 import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls, boxText } from "./controls.js";
@@ -203,7 +202,7 @@ function adopt(sim, name, stepper, dt, solver) {
   app.gravity = JSON.parse(sim.sceneJson()).gravity ?? (sim.spatial ? [0, 0, -9.81] : [0, -9.81]);
   app.selected = bodies.findIndex((b) => !b.fixed);
   chooseView(sim);
-  app.view.setScene(bodies, sim.spatial ? sim.bodyPoses3() : sim.bodyPoses(), representativeForce(bodies));
+  app.view.setScene(sim);
   $("drag-hint").hidden = false;
   $("figure-motion").hidden = !sim.spatial;
   $("figure-laws").hidden = !sim.spatial;
@@ -237,7 +236,7 @@ function view3d() {
 /** Planar scenes on the 2-D canvas; scenes in space in 3-D or as side and top projections. */
 function chooseView(sim) {
   const wants3d = sim.spatial && $("view-mode").value === "3d" && view3d();
-  app.view = !sim.spatial ? app.planeView : wants3d ? app.view3d : app.sphereView;
+  app.view = wants3d ? app.view3d : app.canvasView;
   $("canvas").hidden = Boolean(wants3d);
   $("canvas3d").hidden = !wants3d;
   $("view-choice").hidden = !sim.spatial;
@@ -271,12 +270,6 @@ function chooseSpeed(sim) {
   const distance = (v) => Math.abs(Math.log(v / wanted));
   app.speed = options.reduce((best, v) => (distance(v) < distance(best) ? v : best), options[0]);
   $("speed").value = String(app.speed);
-}
-
-/** The weight of all moving bodies: a force of this size draws as a quarter of the view. */
-function representativeForce(bodies) {
-  const weight = bodies.reduce((sum, b) => sum + b.mass * 9.81, 0);
-  return weight > 0 ? weight : 10;
 }
 
 function stepSafely(n) {
@@ -339,10 +332,9 @@ function endText(sim) {
 
 function render() {
   const sim = app.sim;
-  const poses = sim.spatial ? sim.bodyPoses3() : sim.bodyPoses();
   const contacts = sim.contactData();
-  app.view.draw(poses, contacts);
-  if (app.drag && !sim.spatial) app.view.drawDragLine(poses, app.drag.index, app.drag.target);
+  if (app.view === app.canvasView) app.view.setDrag(app.drag?.index, app.drag && !sim.spatial ? app.drag.target : null);
+  app.view.draw(sim, contacts);
   recordState(app.plots, sim, app.bodies, contacts);
   recordBuilt(sim);
   const { warning } = renderModes(sim);
@@ -554,9 +546,8 @@ async function main() {
   await init();
   readLayout(Simulation);
   app.presets = Simulation.presets();
-  app.planeView = new SceneView($("canvas"));
-  app.sphereView = new SphereView($("canvas"));
-  app.view = app.planeView;
+  app.canvasView = new CanvasView($("canvas"));
+  app.view = app.canvasView;
   app.plots = new TracePlots({
     normal: $("plot-normal"),
     gap: $("plot-gap"),
@@ -625,7 +616,7 @@ async function main() {
   $("end").addEventListener("change", () => { writeUrl(); render(); });
   $("view-mode").addEventListener("change", () => {
     chooseView(app.sim);
-    app.view.setScene(app.bodies, app.sim.spatial ? app.sim.bodyPoses3() : app.sim.bodyPoses(), representativeForce(app.bodies));
+    app.view.setScene(app.sim);
     writeUrl();
     render();
   });
@@ -634,7 +625,7 @@ async function main() {
   const canvas = $("canvas");
   canvas.addEventListener("pointerdown", (e) => {
     const p = app.view.pointerToWorld(e);
-    const index = app.view.hit(p, app.sim.bodyPoses());
+    const index = app.view.hit(p);
     if (index >= 0) {
       app.drag = { index, target: p };
       app.selected = index;

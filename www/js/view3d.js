@@ -197,7 +197,9 @@ export class View3D {
   }
 
   /** Builds the meshes for a scene; frames the camera on its bodies. */
-  setScene(bodies, poses3) {
+  setScene(sim) {
+    const bodies = sim.bodies();
+    const poses3 = sim.bodyPoses3();
     this.bodies = bodies;
     for (const child of [...this.content.children]) {
       this.content.remove(child);
@@ -351,8 +353,10 @@ export class View3D {
     return this.forceScale > 0 ? `${formatLength(metres)} ≙ ${this.forceScale.toPrecision(3)} N` : "no load yet";
   }
 
-  draw(poses3, contacts) {
+  /** Draws the simulation now; `contacts` is its contactData(). */
+  draw(sim, contacts) {
     if (!this.bodies) return;
+    const poses3 = sim.bodyPoses3();
     const P = layout.spatial.pose;
     const m = new THREE.Matrix4();
     const q = new THREE.Quaternion();

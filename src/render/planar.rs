@@ -1,0 +1,152 @@
+//! A planar scene drawn from the solver's own geometry: half-planes cut exactly to the view,
+//! box outlines through the corners the detector tests, feet, disk rims with a spoke that shows
+//! rotation, contact points coloured by state and normal-force arrows to scale.
+
+use glam::DVec2;
+
+use super::camera::{Viewport, WorldBox, clip_below};
+use super::picture::{Picture, Style, palette};
+use crate::geometry::{Shape, box_corners};
+use crate::integrators::{ContactReport, ContactState};
+use crate::model::System;
+
+/// The box around the bodies' bounding disks at positions `q` (moving bodies only when
+/// `moving_only`; half-planes never), or None when there is none.
+pub fn extent(system: &System, q: &nalgebra::DVector<f64>, moving_only: bool) -> Option<WorldBox> {
+    WorldBox::around(
+        system
+            .bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| {
+                let ground = matches!(b.shape, Shape::HalfPlane);
+                let skipped = moving_only && b.is_fixed();
+                !ground && !skipped
+            })
+            .map(|(i, b)| (system.pose(i, q).position, b.shape.bounding_radius())),
+    )
+}
+
+/// The view to frame: the bodies with a margin of 0.35 × their span, the ground line (y = 0)
+/// included unless `moving_only`.
+pub fn framed(system: &System, q: &nalgebra::DVector<f64>, moving_only: bool) -> WorldBox {
+    let Some(mut b) = extent(system, q, moving_only) else {
+        return WorldBox::DEFAULT;
+    };
+    if !moving_only {
+        b.y0 = b.y0.min(0.0);
+    }
+    b.padded(0.35)
+}
+
+/// Everything the planar drawing needs besides the system.
+pub struct PlanarFrame<'a> {
+    /// Positions.
+    pub q: &'a nalgebra::DVector<f64>,
+    /// The contacts of the last step.
+    pub contacts: &'a [ContactReport],
+    /// World → pixels.
+    pub view: Viewport,
+    /// Force scale: N per metre of arrow.
+    pub newtons_per_metre: f64,
+    /// Device pixel ratio (line widths and marker sizes scale with it).
+    pub dpr: f64,
+    /// A dragged body and the pointer's world point.
+    pub drag: Option<(usize, DVec2)>,
+}
+
+/// Draws the planar scene into `picture`.
+pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
+    let view = &frame.view;
+    let px = frame.dpr;
+    for (i, body) in system.bodies.iter().enumerate() {
+        let pose = system.pose(i, frame.q);
+        let fill = if body.is_fixed() {
+            palette::FIXED
+        } else {
+            palette::BODY
+        };
+        let outline = Style::filled_outline(fill, palette::INK, 1.5 * px);
+        match &body.shape {
+            Shape::HalfPlane => {
+                // The solid y ≤ 0 of the body frame: the view's rectangle cut by its surface.
+                let n = pose.rotate(DVec2::Y);
+                let ground = clip_below(&view.world_corners(), pose.position, n);
+                if ground.len() >= 3 {
+                    picture.polygon(
+                        ground.iter().map(|&p| view.px(p)).collect(),
+                        Style::fill(palette::GROUND),
+                    );
+                }
+                let t = DVec2::new(n.y, -n.x);
+                let reach = 2.0 * view.rect[2].hypot(view.rect[3]) / view.scale;
+                let centre = pose.position + t * t.dot(view.centre - pose.position);
+                picture.line(
+                    vec![view.px(centre - reach * t), view.px(centre + reach * t)],
+                    Style::stroke(palette::GROUND_LINE, 1.5 * px),
+                );
+            }
+            Shape::Box { half_extents } => {
+                let corners = box_corners(*half_extents).map(|c| view.px(pose.transform(c)));
+                picture.polygon(corners.to_vec(), outline);
+            }
+            Shape::Disk { radius } => {
+                let centre = view.px(pose.position);
+                picture.circle(centre, radius * view.scale, outline);
+                let rim = view.px(pose.transform(DVec2::new(*radius, 0.0)));
+                picture.line(vec![centre, rim], Style::stroke(palette::INK, 1.5 * px));
+            }
+            Shape::Plane | Shape::Sphere { .. } | Shape::Cuboid { .. } => {}
+        }
+        // Feet: the body-fixed points that carry its contacts.
+        for foot in &body.contact_points {
+            let [x, y] = view.px(pose.transform(foot.truncate()));
+            let s = 2.0 * px;
+            picture.polygon(
+                vec![
+                    [x - s, y - s],
+                    [x + s, y - s],
+                    [x + s, y + s],
+                    [x - s, y + s],
+                ],
+                Style::fill(palette::INK),
+            );
+        }
+    }
+    let near = 0.02 * view.rect[3] / view.scale;
+    for c in frame.contacts {
+        if c.state == ContactState::Open && c.gap > near {
+            continue;
+        }
+        let colour = match c.state {
+            ContactState::Loaded | ContactState::Impact => palette::FORCE,
+            ContactState::Touching => palette::TOUCHING,
+            ContactState::Open => palette::OPEN,
+        };
+        let at = DVec2::new(c.point[0], c.point[1]);
+        picture.circle(view.px(at), 3.5 * px, Style::fill(colour));
+        if c.normal > 0.0 {
+            let d = c.direction_on_moving_body(&system.bodies);
+            let tip = at + DVec2::new(d[0], d[1]) * (c.normal / frame.newtons_per_metre);
+            picture.arrow(view.px(at), view.px(tip), px);
+        }
+    }
+    if let Some((index, target)) = frame.drag {
+        let from = view.px(system.pose(index, frame.q).position);
+        let to = view.px(target);
+        let mut dashed = Style::stroke(palette::DRAG, 1.5 * px);
+        dashed.dash = Some([5.0 * px, 4.0 * px]);
+        picture.line(vec![from, to], dashed);
+        picture.circle(to, 5.0 * px, Style::stroke(palette::DRAG, 1.5 * px));
+    }
+}
+
+/// The moving body whose bounding disk, enlarged by a fifth, holds the world point `p` (the
+/// last in scene order, which is drawn on top), if any.
+pub fn hit(system: &System, q: &nalgebra::DVector<f64>, p: DVec2) -> Option<usize> {
+    (0..system.bodies.len()).rev().find(|&i| {
+        let b = &system.bodies[i];
+        !b.is_fixed()
+            && (p - system.pose(i, q).position).length() <= 1.2 * b.shape.bounding_radius()
+    })
+}
