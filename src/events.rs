@@ -15,6 +15,8 @@ const STOPPED: f64 = 1e-9;
 pub struct Events {
     /// The first step with an impact impulse, s.
     pub first_impact: Option<f64>,
+    /// Body velocities (linear, world axes) at the end of that step, m/s.
+    pub first_impact_velocities: Vec<[f64; 3]>,
     /// The latest step with an impact impulse, s.
     pub last_impact: Option<f64>,
     /// Steps since the latest impact.
@@ -42,7 +44,14 @@ impl Events {
             .iter()
             .any(|c| c.state == ContactState::Impact)
         {
-            self.first_impact.get_or_insert(t);
+            if self.first_impact.is_none() {
+                self.first_impact = Some(t);
+                self.first_impact_velocities = system
+                    .bodies
+                    .iter()
+                    .map(|b| b.twist3(&system.v).0.to_array())
+                    .collect();
+            }
             self.last_impact = Some(t);
             self.steps_since_impact = 0;
         } else {

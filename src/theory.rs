@@ -356,6 +356,54 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                 ),
             ]
         }
+        "two-spheres" => {
+            let (r, mu, e, v0) = (p("R"), p("mu"), p("e"), p("v0"));
+            // The first sphere rolls at v₀ without resistance, closing the 4R between the
+            // surfaces (centres 6R apart) at t = 4R/v₀. The impact is central (centres level):
+            // Newton's law at the sphere–sphere contact gives the separation speed e v₀ for any
+            // friction. Without friction no tangential impulse acts (on either sphere or at the
+            // floor), so momentum m v₀ is kept as well: v_A = (1 − e) v₀/2, v_B = (1 + e) v₀/2.
+            // With friction the contact point of the rolling sphere moves down at v₀ against
+            // the other's, the vertical friction impulse presses the second sphere into the
+            // floor, and the floor's friction impulse changes the momentum: no closed form.
+            let system = sim.system();
+            let after = |name: &str| {
+                system
+                    .body_index(name)
+                    .and_then(|i| events.first_impact_velocities.get(i))
+                    .map_or(f64::NAN, |v| v[0])
+            };
+            let (va, vb) = (after("first"), after("second"));
+            let mut lines = vec![
+                line(
+                    "spheres meet at t = 4R/v₀",
+                    "s",
+                    4.0 * r / v0,
+                    measured(events.first_impact),
+                ),
+                line(
+                    "separation speed v_B − v_A after impact = e v₀",
+                    "m/s",
+                    e * v0,
+                    vb - va,
+                ),
+            ];
+            if mu == 0.0 {
+                lines.push(line(
+                    "v_A after impact = (1 − e) v₀/2 (μ = 0: momentum kept)",
+                    "m/s",
+                    0.5 * (1.0 - e) * v0,
+                    va,
+                ));
+                lines.push(line(
+                    "v_B after impact = (1 + e) v₀/2 (μ = 0)",
+                    "m/s",
+                    0.5 * (1.0 + e) * v0,
+                    vb,
+                ));
+            }
+            lines
+        }
         "sphere-slide" => {
             let (r, mu, v0, w0) = (p("R"), p("mu"), p("v0"), p("omega0"));
             let slip0 = v0 - r * w0;

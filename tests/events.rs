@@ -98,3 +98,35 @@ fn the_disk_leaves_the_fixed_disk_at_cos_phi_two_thirds_cos_phi0() {
         "{measured} against {predicted}"
     );
 }
+
+#[test]
+fn the_two_spheres_meet_at_4r_over_v0_and_separate_at_e_v0() {
+    within_the_step(
+        "two-spheres impact",
+        measure("two-spheres", &[], 1.0, "spheres meet"),
+    );
+    // Newton's law at the sphere–sphere contact, with friction coupling the floor contacts
+    // into the impact (μ = 0.3): exact to the solver's tolerance.
+    for (mu, e) in [(0.3, 0.9), (0.8, 0.5), (0.0, 0.9)] {
+        let (predicted, measured, _) = measure(
+            "two-spheres",
+            &[("mu", mu), ("e", e)],
+            1.0,
+            "separation speed",
+        );
+        println!("two-spheres μ = {mu}, e = {e}: separation {measured} against {predicted}");
+        assert!(
+            (measured - predicted).abs() < 1e-6 * predicted,
+            "μ = {mu}, e = {e}: {measured} against {predicted}"
+        );
+    }
+    // Without friction momentum is kept too: (1 ∓ e) v₀/2.
+    for label in ["v_A after impact", "v_B after impact"] {
+        let (predicted, measured, _) =
+            measure("two-spheres", &[("mu", 0.0), ("e", 0.6)], 1.0, label);
+        assert!(
+            (measured - predicted).abs() < 1e-9,
+            "{label}: {measured} against {predicted}"
+        );
+    }
+}
