@@ -57,6 +57,10 @@ pub struct LawBlock {
     pub rolling_resistance: f64,
     /// Spinning resistance length γ, m.
     pub spinning_resistance: f64,
+    /// An equality instead of the unilateral normal law (a joint's row): λ_N of either sign
+    /// with u_N = 0. A bilateral block has no friction-type laws (tangents, rolling and spin
+    /// are 0).
+    pub bilateral: bool,
 }
 
 /// One ball law of a block: its first multiplier, its dimension and its bound coefficient
@@ -77,7 +81,21 @@ impl LawBlock {
     /// others. Divided by the row's Delassus entry it is the impulse the row must supply.
     pub fn asked(&self, u_free: &DVector<f64>, k: usize) -> f64 {
         let u = u_free[self.offset + k];
-        if k == 0 { (-u).max(0.0) } else { u.abs() }
+        if k == 0 && !self.bilateral {
+            (-u).max(0.0)
+        } else {
+            u.abs()
+        }
+    }
+
+    /// The normal law's projection P_N(σ) and whether the row is active (its derivative is
+    /// 1): max(0, σ) for a contact, σ itself for a bilateral row (always active).
+    pub fn project_normal(&self, sigma: f64) -> (f64, bool) {
+        if self.bilateral {
+            (sigma, true)
+        } else {
+            (sigma.max(0.0), sigma > 0.0)
+        }
     }
 
     /// The block's friction, rolling and spinning laws, in multiplier order.
@@ -227,9 +245,7 @@ fn residual(
             row[k] += 1.0;
             row
         };
-        let s_n = sigma(i);
-        let normal_closed = s_n > 0.0;
-        let pn = s_n.max(0.0);
+        let (pn, normal_closed) = b.project_normal(sigma(i));
         res[i] = lambda[i] - pn;
         let dpn = if normal_closed {
             dsigma(i)
@@ -438,6 +454,9 @@ fn solve_pgs(
     use crate::lcp::pgs::RowBound;
     let mut bounds = vec![RowBound::NonNegative; u_free.len()];
     for b in blocks {
+        if b.bilateral {
+            bounds[b.offset] = RowBound::Free;
+        }
         for law in b.ball_laws() {
             bounds[law.start..law.start + law.len].fill(RowBound::Friction {
                 normal: b.offset,
@@ -465,7 +484,7 @@ fn solve_pgs(
 pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<f64> {
     let mut out = lambda.clone();
     for b in blocks {
-        let normal = out[b.offset].max(0.0);
+        let (normal, _) = b.project_normal(out[b.offset]);
         out[b.offset] = normal;
         for law in b.ball_laws().iter().filter(|l| l.len > 0) {
             let x = DVector::from_fn(law.len, |k, _| out[law.start + k]);

@@ -79,6 +79,12 @@ pub fn solve(
         columns.push(vec![(b.offset, 1.0)]);
         measures.push(vec![(b.offset, 1.0)]);
     }
+    // A bilateral row's λ_N = x⁺ − x⁻ with 0 ≤ x⁺ ⟂ u_N ≥ 0 and 0 ≤ x⁻ ⟂ −u_N ≥ 0: together
+    // u_N = 0 with λ_N of either sign (the equality as a pair of complementarity rows).
+    for b in blocks.iter().filter(|b| b.bilateral) {
+        columns.push(vec![(b.offset, -1.0)]);
+        measures.push(vec![(b.offset, -1.0)]);
+    }
     let mut beta_ranges = Vec::new();
     for (_, law) in &laws {
         let first = columns.len();

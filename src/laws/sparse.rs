@@ -135,11 +135,11 @@ pub(super) fn block_residual(
     out: &mut [f64],
 ) -> (f64, LawCases) {
     let sigma = |k: usize| lambda[k] - local.r[k] * u[k];
-    let pn = sigma(0).max(0.0);
+    let (pn, active) = b.project_normal(sigma(0));
     out[0] = lambda[0] - pn;
     let mut worst = out[0].abs();
     let mut cases = LawCases {
-        open: sigma(0) <= 0.0,
+        open: !active,
         slipping: false,
         rolling: false,
         spinning: false,
@@ -186,7 +186,7 @@ fn solve_block(
 ) -> usize {
     let len = block_len(b);
     if local.closed_form {
-        let normal = (-free[0] / local.w[0]).max(0.0);
+        let (normal, _) = b.project_normal(-free[0] / local.w[0]);
         out[0] = normal;
         if b.tangents > 0 {
             let wt = local.w[len + 1];

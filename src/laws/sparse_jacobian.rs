@@ -145,9 +145,7 @@ impl<'a> LawJacobian<'a> {
         for (b, local) in blocks.iter().zip(locals) {
             let o = b.offset;
             let sigma = |k: usize| lambda[o + k] - local.r[k] * u[o + k];
-            let sigma_n = sigma(0);
-            let normal_active = sigma_n > 0.0;
-            let p_n = sigma_n.max(0.0);
+            let (p_n, normal_active) = b.project_normal(sigma(0));
             let mut balls = [BallDerivative::Inside; 3];
             for (which, law) in b.ball_laws().iter().enumerate() {
                 if law.len == 0 {
@@ -318,6 +316,7 @@ mod tests {
                 friction: 0.5,
                 rolling_resistance: 0.0,
                 spinning_resistance: 0.0,
+                bilateral: false,
             })
             .collect();
         let u_free = (0..9).map(|i| noise(7000 + i)).collect();

@@ -91,6 +91,8 @@ impl DelassusOperator for DenseOperator<'_> {
 pub enum RowBound {
     /// zᵢ ≥ 0 (normal reaction).
     NonNegative,
+    /// zᵢ of either sign with wᵢ = 0 (a bilateral row).
+    Free,
     /// |zᵢ| ≤ μ z_n, tied to the normal row n (planar Coulomb friction).
     Friction {
         /// Index of the normal row this friction row belongs to.
@@ -212,6 +214,7 @@ fn sweep_until(
 fn project(bound: RowBound, value: f64, z: &[f64]) -> f64 {
     match bound {
         RowBound::NonNegative => value.max(0.0),
+        RowBound::Free => value,
         RowBound::Friction { normal, mu } => {
             let limit = mu * z[normal].max(0.0);
             value.clamp(-limit, limit)
