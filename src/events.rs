@@ -29,11 +29,24 @@ pub struct Events {
     pub slip_end: Option<f64>,
     /// The first step at whose end every moving body is at rest after moving, s.
     pub stop: Option<f64>,
+    /// Turning points of the first moving planar body's rotation: times at which its angular
+    /// velocity changes sign, interpolated linearly within the step, s (the first
+    /// [`MAX_TURNS`]). A pendulum released at rest turns at T/2, T, 3T/2, …
+    pub turns: Vec<f64>,
+    /// The largest |g| of any joint equation at the end of any step so far, m.
+    pub joint_violation: f64,
+    /// The largest |ġ| of any joint equation at the end of any step so far, m/s.
+    pub joint_rate: f64,
     /// State of the previous step: a contact was loaded, a contact slipped, a body moved.
     was_loaded: Vec<crate::contact::ContactKey>,
     was_slipping: bool,
     was_moving: bool,
+    /// (t, ω) of the first moving planar body at the end of the previous step.
+    last_spin: Option<(f64, f64)>,
 }
+
+/// Most turning points kept.
+pub const MAX_TURNS: usize = 16;
 
 impl Events {
     /// Takes in one step's report and the state it ended in.
@@ -103,5 +116,32 @@ impl Events {
             self.stop.get_or_insert(t);
         }
         self.was_moving = moving;
+        for joint in &report.joints {
+            for (g, rate) in joint.constraint.iter().zip(&joint.rate) {
+                self.joint_violation = self.joint_violation.max(g.abs());
+                self.joint_rate = self.joint_rate.max(rate.abs());
+            }
+        }
+        self.record_turn(system);
+    }
+
+    /// Notes a sign change of the first moving planar body's angular velocity, at the time
+    /// where the straight line between the two step ends crosses zero.
+    fn record_turn(&mut self, system: &System) {
+        let Some(body) = system
+            .bodies
+            .iter()
+            .find(|b| !b.is_fixed() && !b.is_spatial())
+        else {
+            return;
+        };
+        let (t, omega) = (system.t, body.twist(&system.v).1);
+        if let Some((t0, w0)) = self.last_spin
+            && self.turns.len() < MAX_TURNS
+            && ((w0 < 0.0 && omega >= 0.0) || (w0 > 0.0 && omega <= 0.0))
+        {
+            self.turns.push(t0 + (t - t0) * w0 / (w0 - omega));
+        }
+        self.last_spin = Some((t, omega));
     }
 }

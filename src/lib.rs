@@ -37,6 +37,7 @@ pub mod presets_space;
 pub mod render;
 pub mod scene;
 pub mod scene_fields;
+pub mod scene_joints;
 pub mod scene_loads;
 pub mod scene_spatial;
 pub mod simulation;

@@ -319,6 +319,7 @@ fn run(args: &[String], out: Out) -> Result<(), Failure> {
         let layout = CsvLayout {
             bodies: sim.body_layouts(),
             contacts: ids,
+            joints: sim.system().joints.iter().map(|j| j.name.clone()).collect(),
         };
         if !emit(out, &layout.header()) {
             return Ok(());

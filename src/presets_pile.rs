@@ -114,6 +114,7 @@ fn pile_scene(
         bodies,
         spatial_bodies,
         forces: vec![],
+        joints: vec![],
         material: Default::default(),
         stepper: Default::default(),
         contact_margin: MARGIN,

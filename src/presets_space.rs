@@ -43,6 +43,7 @@ fn space(name: &str, g: f64, bodies: Vec<SpatialBodySpec>, stepper: &str, dt: f6
         bodies: vec![],
         spatial_bodies: bodies,
         forces: vec![],
+        joints: vec![],
         material: Default::default(),
         stepper: Default::default(),
         contact_margin: 0.05,

@@ -12,6 +12,7 @@ use crate::integrators::{
 use crate::laws::NewtonOptions;
 use crate::lcp::{LcpSolverKind, PgsOptions};
 use crate::model::{AppliedForce, Body, BodyKind, FixedBody, PlanarRigid, Pose, System};
+pub use crate::scene_joints::JointSpec;
 pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
 
@@ -35,6 +36,9 @@ pub struct Scene {
     /// Applied loads.
     #[serde(default)]
     pub forces: Vec<ForceSpec>,
+    /// Joints between bodies (planar revolute joints so far; the NSGA stepper only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointSpec>,
     /// Contact material (scene-wide).
     #[serde(default)]
     pub material: ContactMaterial,
@@ -348,6 +352,7 @@ impl Scene {
         check_range("duration", self.duration, 0.0, 1e5)?;
         self.material.validate("material")?;
         self.stepper.to_kind()?;
+        self.validate_joint_count()?;
         if self.is_spatial() {
             return self.validate_spatial();
         }
@@ -369,7 +374,51 @@ impl Scene {
             check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
-        self.validate_forces()
+        self.validate_forces()?;
+        let bodies: Vec<(&str, bool)> = self
+            .bodies
+            .iter()
+            .map(|b| (b.name.as_str(), b.fixed))
+            .collect();
+        for (i, joint) in self.joints.iter().enumerate() {
+            joint.validate(&format!("joints[{i}]"), &bodies)?;
+        }
+        Ok(())
+    }
+
+    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under NSGA (the
+    /// one stepper that holds them so far).
+    fn validate_joint_count(&self) -> Result<()> {
+        if self.joints.is_empty() {
+            return Ok(());
+        }
+        if self.joints.len() > crate::scene_joints::MAX_JOINTS {
+            return Err(Error::field(
+                "joints",
+                format!(
+                    "has {} joints; at most {} are allowed",
+                    self.joints.len(),
+                    crate::scene_joints::MAX_JOINTS
+                ),
+            ));
+        }
+        if self.is_spatial() {
+            return Err(Error::field(
+                "joints",
+                "joints in space are not available yet: planar scenes (bodies) take revolute joints",
+            ));
+        }
+        let kind = self.stepper.to_kind()?;
+        if kind.name() != "nsga" {
+            return Err(Error::field(
+                "stepper.kind",
+                format!(
+                    "a scene with joints runs under nsga (the stepper that holds joints exactly at position and velocity level); got {}",
+                    kind.name()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Each load: its fields in range, and a moving body of this scene to act on.
@@ -451,7 +500,13 @@ impl Scene {
                 Ok(AppliedForce { body, law })
             })
             .collect::<Result<Vec<_>>>()?;
-        let system = System::new(bodies, self.gravity_vector()?, forces);
+        let mut system = System::new(bodies, self.gravity_vector()?, forces);
+        system.joints = self
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| j.to_joint(i, &system.bodies, &system.q))
+            .collect();
         let settings = ContactSettings {
             material: self.material,
             margin: self.contact_margin,

@@ -18,7 +18,7 @@ use crate::presets::{self, Preset};
 use crate::scene::{Scene, limits};
 use crate::sleep::Sleep;
 use crate::timeline::{Change, Timeline};
-use crate::trace::{BodyLayout, BodySample, ContactSample, Sample, Trace};
+use crate::trace::{BodyLayout, BodySample, ContactSample, JointSample, Sample, Trace};
 use serde::Serialize;
 
 /// A scene being stepped.
@@ -175,21 +175,20 @@ fn check_initial_overlap(scene: &Scene, system: &crate::model::System) -> Result
         })
         .collect();
     for (i, j) in crate::geometry::broad_phase::candidate_pairs(&bounds, 0.0) {
+        if !system.jointed(i, j)
+            && let (Some(ri), Some(rj)) = (round(i), round(j))
         {
-            if let (Some(ri), Some(rj)) = (round(i), round(j)) {
-                let d = (system.bodies[i].position3(&system.q)
-                    - system.bodies[j].position3(&system.q))
+            let d = (system.bodies[i].position3(&system.q) - system.bodies[j].position3(&system.q))
                 .length();
-                if d <= 1e-12 * (ri + rj) {
-                    overlaps.push((i, j, ri + rj - d));
-                }
+            if d <= 1e-12 * (ri + rj) {
+                overlaps.push((i, j, ri + rj - d));
             }
         }
     }
     overlaps.extend(
         detect_contacts(system, &system.q, 0.0)
             .into_iter()
-            .filter(|c| c.gap < 0.0)
+            .filter(|c| !c.bilateral && c.gap < 0.0)
             .map(|c| {
                 let (a, b, _) = c.key.point_body_first();
                 (a, b, -c.gap)
@@ -579,10 +578,22 @@ impl Simulation {
                 laws: c.laws.clone(),
             })
             .collect();
+        let joints = self
+            .last
+            .joints
+            .iter()
+            .map(|r| JointSample {
+                name: self.system.joints[r.joint].name.clone(),
+                reaction: r.reaction[..2].to_vec(),
+                violation: r.constraint.iter().fold(0.0, |m, g| m.max(g.abs())),
+                rate: r.rate.iter().fold(0.0, |m, g| m.max(g.abs())),
+            })
+            .collect();
         Sample {
             t: self.system.t,
             bodies,
             contacts,
+            joints,
             modes: None,
             energy: self.energy(),
             iterations: self.last.iterations,
@@ -675,7 +686,7 @@ impl Simulation {
     pub fn compressed_contacts(&self) -> Vec<Contact> {
         detect_contacts(&self.system, &self.system.q, self.settings.margin)
             .into_iter()
-            .filter(|c| c.gap < 0.0)
+            .filter(|c| !c.bilateral && c.gap < 0.0)
             .collect()
     }
 
@@ -778,11 +789,17 @@ impl Simulation {
 
     /// Every stepper as offered for this scene: available or not, and what it leaves out.
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
-        crate::integrators::offers(&self.settings.material)
+        crate::integrators::offers(&self.settings.material, !self.system.joints.is_empty())
     }
 
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
+        if !self.system.joints.is_empty() && name != "nsga" {
+            return Err(Error::field(
+                "stepper",
+                format!("this scene has joints, which only nsga holds so far; got {name}"),
+            ));
+        }
         let mut spec = self.scene.stepper.clone();
         spec.kind = name.to_string();
         self.kind = spec.to_kind().map_err(|e| match e {

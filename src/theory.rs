@@ -356,6 +356,41 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                 ),
             ]
         }
+        "pendulum" => {
+            let (theta0, length, m) = (p("theta0"), p("L"), p("m"));
+            // The rod about its pin: I_O = m(L² + t²)/12 + m(L/2)², t = 0.04 L; gravity's
+            // moment m g (L/2) sin θ, so θ̈ = −ω₀² sin θ with ω₀² = m g (L/2)/I_O. Released at
+            // rest from θ₀ it swings with period T = 4 K(k)/ω₀, k = sin(θ₀/2).
+            let t = crate::presets::ROD_THICKNESS * length;
+            let inertia = m * (length * length + t * t) / 12.0 + m * 0.25 * length * length;
+            let omega0 = (m * 9.81 * 0.5 * length / inertia).sqrt();
+            let period = 4.0 * elliptic_k(libm::sin(0.5 * theta0)) / omega0;
+            let small = 2.0 * std::f64::consts::PI / omega0;
+            let measured_period = events.turns.get(1).copied().unwrap_or(f64::NAN);
+            let mut guess = line("small-angle guess 2π/ω₀", "s", small, f64::NAN);
+            guess.wrong = (small - period).abs() > 1e-3 * period;
+            vec![
+                line(
+                    "period T = 4K(sin(θ₀/2))/ω₀, ω₀² = mgL/(2I_O)",
+                    "s",
+                    period,
+                    measured_period,
+                ),
+                guess,
+                line(
+                    "joint held: max |g| over the run",
+                    "m",
+                    0.0,
+                    events.joint_violation,
+                ),
+                line(
+                    "joint held: max |ġ| over the run",
+                    "m/s",
+                    0.0,
+                    events.joint_rate,
+                ),
+            ]
+        }
         "two-spheres" => {
             let (r, mu, e, v0) = (p("R"), p("mu"), p("e"), p("v0"));
             // The first sphere rolls at v₀ without resistance, closing the 4R between the
@@ -538,4 +573,18 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
         }
         _ => vec![],
     }
+}
+
+/// The complete elliptic integral of the first kind K(k) = ∫₀^{π/2} dφ/√(1 − k² sin²φ), by
+/// the arithmetic–geometric mean: K(k) = π / (2 AGM(1, √(1 − k²))) (converges quadratically;
+/// exact to rounding after a handful of steps for k < 1).
+pub fn elliptic_k(k: f64) -> f64 {
+    let (mut a, mut g) = (1.0f64, (1.0 - k * k).sqrt());
+    for _ in 0..64 {
+        if (a - g).abs() <= 1e-16 * a {
+            break;
+        }
+        (a, g) = (0.5 * (a + g), (a * g).sqrt());
+    }
+    std::f64::consts::PI / (2.0 * a)
 }

@@ -40,6 +40,19 @@ pub struct ContactSample {
     pub laws: Option<LawReport>,
 }
 
+/// One joint in a sample.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JointSample {
+    /// The joint's name.
+    pub name: String,
+    /// The reaction on its first body (mean force of the step), N: (x, y) in the plane.
+    pub reaction: Vec<f64>,
+    /// The largest |g_k| of its equations, m (zero when held exactly).
+    pub violation: f64,
+    /// The largest |ġ_k|, m/s.
+    pub rate: f64,
+}
+
 /// Everything recorded for one step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Sample {
@@ -49,6 +62,9 @@ pub struct Sample {
     pub bodies: Vec<BodySample>,
     /// Contacts within the margin.
     pub contacts: Vec<ContactSample>,
+    /// Joints, in system order (none for most scenes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointSample>,
     /// Mechanical energy T + V_gravity + V_contact, J.
     pub energy: f64,
     /// The coupled modes of the compressed contacts, when asked for
@@ -135,6 +151,9 @@ pub const CONTACT_COLUMNS: [&str; 6] = [
     "state",
 ];
 
+/// The columns of each joint (g and its rate: the largest over the joint's equations).
+pub const JOINT_COLUMNS: [&str; 4] = ["Rx [N]", "Ry [N]", "g [m]", "g_rate [m/s]"];
+
 /// The columns after the contacts.
 const STEP_COLUMNS: &str = "energy [J],iterations,residual [1],converged,solver";
 
@@ -146,6 +165,8 @@ pub struct CsvLayout {
     pub bodies: Vec<BodyLayout>,
     /// The contact ids that get columns (empty cells where a contact is absent).
     pub contacts: Vec<String>,
+    /// The joint names (every sample has every joint).
+    pub joints: Vec<String>,
 }
 
 impl CsvLayout {
@@ -160,6 +181,11 @@ impl CsvLayout {
         for id in &self.contacts {
             for col in CONTACT_COLUMNS {
                 let _ = write!(out, ",{id}.{col}");
+            }
+        }
+        for name in &self.joints {
+            for col in JOINT_COLUMNS {
+                let _ = write!(out, ",{name}.{col}");
             }
         }
         let _ = writeln!(out, ",{STEP_COLUMNS}");
@@ -196,6 +222,15 @@ impl CsvLayout {
                     );
                 }
                 None => out.push_str(",,,,,,"),
+            }
+        }
+        for name in &self.joints {
+            match s.joints.iter().find(|j| j.name == *name) {
+                Some(j) => {
+                    let r = |k: usize| j.reaction.get(k).copied().unwrap_or(f64::NAN);
+                    let _ = write!(out, ",{},{},{},{}", r(0), r(1), j.violation, j.rate);
+                }
+                None => out.push_str(",,,,"),
             }
         }
         let _ = writeln!(
@@ -240,6 +275,11 @@ impl Trace {
         let layout = CsvLayout {
             bodies: self.bodies.clone(),
             contacts: self.contact_ids(),
+            joints: self
+                .samples
+                .first()
+                .map(|s| s.joints.iter().map(|j| j.name.clone()).collect())
+                .unwrap_or_default(),
         };
         let mut out = layout.header();
         for s in &self.samples {

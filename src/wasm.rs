@@ -367,6 +367,11 @@ impl Simulation {
                 names.push(format!("{}.{col}", c.id));
             }
         }
+        for j in &sample.joints {
+            for col in crate::trace::JOINT_COLUMNS {
+                names.push(format!("{}.{col}", j.name));
+            }
+        }
         names.extend(
             [
                 "kinetic energy [J]",
@@ -391,6 +396,10 @@ impl Simulation {
         }
         for c in &sample.contacts {
             out.extend([c.gap, c.gap_rate, c.normal, c.impulse, c.friction]);
+        }
+        for j in &sample.joints {
+            let r = |k: usize| j.reaction.get(k).copied().unwrap_or(f64::NAN);
+            out.extend([r(0), r(1), j.violation, j.rate]);
         }
         let [kinetic, potential, contact] = self.inner.energy_parts();
         out.extend([kinetic, potential, contact, kinetic + potential + contact]);

@@ -338,3 +338,24 @@ fn projections_place_spheres_and_cuboids_and_draw_the_sphere_s_support() {
     let top_scale = top.1 / 0.1;
     assert!((area(top_cube) / (top_scale * top_scale) - 0.04).abs() < 1e-9);
 }
+
+#[test]
+fn a_pendulum_s_pin_is_drawn_at_the_joint_on_the_rod_s_end() {
+    let s = Simulation::from_preset("pendulum", &[("theta0".into(), 0.5)]).unwrap();
+    let mut r = Renderer::new(&s);
+    let p = r.picture(&s, W, H, 1.0);
+    let pins = circles(&p, palette::PIN);
+    assert_eq!(pins.len(), 1);
+    // The pin is at the origin, the end of the rod: the rod's outline has two corners half
+    // its thickness (0.02 m) from the pin.
+    let at = r.to_world(pins[0].0).unwrap();
+    assert!(at.length() < 1e-12, "pin at {at:?}");
+    let rod = polygons(&p, palette::BODY)[0];
+    let near: Vec<f64> = rod
+        .iter()
+        .map(|&c| r.to_world(c).unwrap().length())
+        .filter(|d| *d < 0.1)
+        .collect();
+    assert_eq!(near.len(), 2);
+    assert!(near.iter().all(|d| (d - 0.02).abs() < 1e-12), "{near:?}");
+}

@@ -40,6 +40,7 @@
 
 pub mod delassus;
 pub mod jacobian;
+pub mod joint_rows;
 pub mod material;
 
 pub use delassus::Delassus;
@@ -108,6 +109,8 @@ pub struct Contact {
     pub spin_row: Option<JacobianRow>,
     /// How the gap depends on the poses (for J̇v).
     pub kinematics: GapKinematics,
+    /// A joint's equation (g = 0 held from both sides, no friction) rather than a contact.
+    pub bilateral: bool,
 }
 
 impl Contact {
@@ -196,6 +199,9 @@ pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize,
     let colliders = colliders(system, q);
     let mut touching: Vec<(usize, usize)> = Vec::new();
     for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+        if system.jointed(i, j) {
+            continue;
+        }
         let found = detect_pair(&colliders[i], &colliders[j], margin).len();
         touching.extend(std::iter::repeat_n((i, j), found));
     }
@@ -271,12 +277,17 @@ fn bounds(system: &System, colliders: &[Collider]) -> Vec<Bounds> {
         .collect()
 }
 
-/// All candidate contacts at positions `q` with gap ≤ `margin`, sorted by key.
+/// All candidate contacts at positions `q` with gap ≤ `margin`, and the bilateral rows of
+/// every joint (whatever their gap), sorted by key. Bodies linked by a joint are not checked
+/// for contact with each other (a pin sits inside both).
 pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
     let planar = !system.is_spatial();
     let colliders = colliders(system, q);
-    let mut out = Vec::new();
+    let mut out = joint_rows::joint_contacts(system, q);
     for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+        if system.jointed(i, j) {
+            continue;
+        }
         for (side, g) in detect_pair(&colliders[i], &colliders[j], margin) {
             let (a, b) = match side {
                 Side::First => (i, j),
@@ -369,5 +380,6 @@ fn build_contact(
         rolling_rows,
         spin_row,
         kinematics: g.kinematics,
+        bilateral: false,
     }
 }

@@ -2,7 +2,7 @@
 
 use nalgebra::DVector;
 
-use super::{CLOSED_GAP, ContactReport, ContactState, LawReport, classify};
+use super::{CLOSED_GAP, ContactReport, ContactState, JointReport, LawReport, classify};
 use crate::contact::Contact;
 use crate::laws::assembly::Assembled;
 use crate::laws::{LawBlock, LawCases, LawSolution};
@@ -117,7 +117,9 @@ pub(crate) fn solve_impulses<'a>(
         let mut guess = DVector::zeros(u_free.len());
         let use_warm = settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
         for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
-            u_free[b.offset] += material.restitution * u.min(0.0);
+            if !b.bilateral {
+                u_free[b.offset] += material.restitution * u.min(0.0);
+            }
             if let Some(prev) = warm.get(&c.key).filter(|_| use_warm)
                 && prev.len() == 1 + b.tangents + b.rolling + b.spin
             {
@@ -165,6 +167,7 @@ pub(crate) fn report_contacts(
         .collect();
     contacts
         .iter()
+        .filter(|c| !c.bilateral)
         .map(|c| {
             let mut out = ContactReport {
                 key: c.key,
@@ -200,4 +203,44 @@ pub(crate) fn report_contacts(
             out
         })
         .collect()
+}
+
+/// Reports for every joint whose equations are among `contacts`: g and ġ of each equation at
+/// the end of the step and the reaction on body A (Σ λ_k e_k / h, the step's mean force).
+pub(crate) fn report_joints(
+    contacts: &[Contact],
+    solved: &[SolvedImpulses],
+    v: &DVector<f64>,
+    h: f64,
+) -> Vec<JointReport> {
+    let impulse: std::collections::BTreeMap<crate::contact::ContactKey, f64> = solved
+        .iter()
+        .flat_map(|s| {
+            s.contacts
+                .iter()
+                .zip(&s.problem.blocks)
+                .map(|(c, b)| (c.key, s.solution.lambda[b.offset]))
+        })
+        .collect();
+    let mut out: Vec<JointReport> = Vec::new();
+    for c in contacts.iter().filter(|c| c.bilateral) {
+        let (joint, _) = crate::contact::joint_rows::joint_of(&c.key);
+        if out.last().is_none_or(|r| r.joint != joint) {
+            out.push(JointReport {
+                joint,
+                constraint: Vec::new(),
+                rate: Vec::new(),
+                reaction: [0.0; 3],
+            });
+        }
+        let report = out.last_mut().expect("pushed above");
+        report.constraint.push(c.gap);
+        report.rate.push(c.normal_row.dot(v));
+        let lambda = impulse.get(&c.key).copied().unwrap_or(0.0);
+        for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
+            *r += lambda * n / h;
+        }
+    }
+    out.sort_by_key(|r| r.joint);
+    out
 }

@@ -209,11 +209,26 @@ impl StepSolver {
     }
 }
 
+/// One joint at the end of a step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointReport {
+    /// Index of the joint in the system.
+    pub joint: usize,
+    /// Its equations g_k(q) at the end of the step, m (zero when held exactly).
+    pub constraint: Vec<f64>,
+    /// Their rates ġ_k = G_k v, m/s.
+    pub rate: Vec<f64>,
+    /// The reaction on body A: the step's mean force through the joint, N (world axes).
+    pub reaction: [f64; 3],
+}
+
 /// What one step did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepReport {
     /// Contacts within the margin at the end of the step, sorted by key.
     pub contacts: Vec<ContactReport>,
+    /// Joints, in system order (empty when the system has none).
+    pub joints: Vec<JointReport>,
     /// Solver iterations (pivots, sweeps, Newton iterations) summed over the solves of the step.
     pub iterations: usize,
     /// Largest relative (scale-free) residual of the step's solves.
@@ -248,6 +263,7 @@ impl Default for StepReport {
     fn default() -> Self {
         Self {
             contacts: Vec::new(),
+            joints: Vec::new(),
             iterations: 0,
             residual: 0.0,
             converged: true,
@@ -328,8 +344,9 @@ pub struct StepperOffer {
 }
 
 /// Every stepper as offered for a scene with this material: all of them run every scene of
-/// rigid bodies; the notes say what each leaves out.
-pub fn offers(material: &ContactMaterial) -> Vec<StepperOffer> {
+/// rigid bodies without joints; the notes say what each leaves out. Scenes with joints run
+/// under NSGA only, so far.
+pub fn offers(material: &ContactMaterial, joints: bool) -> Vec<StepperOffer> {
     let resistance = material.rolling_resistance > 0.0 || material.spinning_resistance > 0.0;
     STEPPER_NAMES
         .iter()
@@ -356,9 +373,13 @@ pub fn offers(material: &ContactMaterial) -> Vec<StepperOffer> {
                 }
                 _ => {}
             }
+            let available = !joints || name == "nsga";
+            if !available {
+                notes = vec!["does not hold joints yet (nsga does)"];
+            }
             StepperOffer {
                 name,
-                available: true,
+                available,
                 note: notes.join("; "),
             }
         })

@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
+use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
 use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::Result;
@@ -65,6 +65,16 @@ fn rounding_of_gap(contact: &Contact) -> f64 {
 /// gap's rounding where that is larger.
 fn exact_gap(contact: &Contact) -> f64 {
     rounding_of_gap(contact).max(1e-14)
+}
+
+/// True when the position level is done with `contact`: its gap non-negative to
+/// [`exact_gap`], or, for a joint's equation, zero to it.
+fn position_done(contact: &Contact) -> bool {
+    if contact.bilateral {
+        contact.gap.abs() <= exact_gap(contact)
+    } else {
+        contact.gap >= -exact_gap(contact)
+    }
 }
 
 /// Settings of the NSGA-GGL stepper.
@@ -263,14 +273,14 @@ impl Stepper for NsgaStepper {
         let mut contacts = detect_contacts(system, &q_next, settings.margin);
         let mut next_position = BTreeMap::new();
         for pass in 0..POSITION_PASSES {
-            if contacts.iter().all(|c| c.gap >= -exact_gap(c)) {
+            if contacts.iter().all(position_done) {
                 break;
             }
             let refs: Vec<&Contact> = contacts.iter().collect();
             let mut correction = DVector::zeros(system.dofs());
             for group in islands(&refs) {
                 let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
-                if members.iter().all(|c| c.gap >= -exact_gap(c)) {
+                if members.iter().all(|c| position_done(c)) {
                     continue;
                 }
                 let correct = |friction: bool| -> Option<_> {
@@ -355,8 +365,9 @@ impl Stepper for NsgaStepper {
                     }
                 }
                 for (c, b) in members.iter().zip(&problem.blocks) {
-                    if solution.lambda[b.offset] > 0.0
-                        && solution.u[b.offset] <= CORRECTION_CLOSED_GAP
+                    if c.bilateral
+                        || (solution.lambda[b.offset] > 0.0
+                            && solution.u[b.offset] <= CORRECTION_CLOSED_GAP)
                     {
                         position_active.insert(c.key);
                     }
@@ -366,18 +377,23 @@ impl Stepper for NsgaStepper {
             q_next = system.displace(&q_next, &correction);
             contacts = detect_contacts(system, &q_next, settings.margin);
         }
-        // Every gap non-negative after the passes, or the step says it did not converge.
+        // Every gap non-negative (every joint equation zero) after the passes, or the step
+        // says it did not converge.
+        let violation = |c: &Contact| if c.bilateral { c.gap.abs() } else { -c.gap };
         if contacts
             .iter()
-            .any(|c| c.gap < -(1e-12 + rounding_of_gap(c)))
+            .any(|c| violation(c) > 1e-12 + rounding_of_gap(c))
         {
             report.converged = false;
         }
 
-        // 3. Velocity level on the contacts closed at q_{n+1} (or loaded by the correction).
+        // 3. Velocity level on the contacts closed at q_{n+1} (or loaded by the correction),
+        // and every joint equation (ġ = 0).
         let closed: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap <= self.settings.closed_gap || position_active.contains(&c.key))
+            .filter(|c| {
+                c.bilateral || c.gap <= self.settings.closed_gap || position_active.contains(&c.key)
+            })
             .collect();
         let (dv, solved) = if closed.is_empty() {
             (DVector::zeros(system.dofs()), Vec::new())
@@ -411,6 +427,7 @@ impl Stepper for NsgaStepper {
             h,
             self.settings.impact_velocity,
         );
+        report.joints = report_joints(&contacts, &solved, &system.v, h);
         drop(solved);
         Ok(Stepped {
             report,

@@ -226,7 +226,7 @@ pub fn assemble(
             friction: material.friction,
             rolling_resistance: material.rolling_resistance,
             spinning_resistance: material.spinning_resistance,
-            bilateral: false,
+            bilateral: c.bilateral,
         });
     }
     Assembled {

@@ -12,6 +12,7 @@
 pub mod body;
 pub mod fixed;
 pub mod forces;
+pub mod joint;
 pub mod kind;
 pub mod mass;
 pub mod planar;
@@ -20,6 +21,7 @@ pub mod spatial;
 pub use body::{Body, BodyKind, Pose};
 pub use fixed::FixedBody;
 pub use forces::{AppliedForce, ForceLaw};
+pub use joint::{Joint, JointKind};
 pub use kind::BodyModel;
 pub use mass::BlockDiagonalMass;
 pub use planar::PlanarRigid;
@@ -39,6 +41,8 @@ pub struct System {
     pub forces: Vec<AppliedForce>,
     /// Loads set while running (a user dragging or pushing a body).
     pub pushes: Vec<AppliedForce>,
+    /// Bilateral joints (their equations enter every step as rows held at zero).
+    pub joints: Vec<Joint>,
     /// Generalized positions (x, y, θ per planar body), m and rad.
     pub q: DVector<f64>,
     /// Generalized velocities (vx, vy, ω per planar body), m/s and rad/s.
@@ -70,6 +74,7 @@ impl System {
             gravity,
             forces,
             pushes: Vec::new(),
+            joints: Vec::new(),
             q,
             v: DVector::from_vec(v),
             t: 0.0,
@@ -105,6 +110,11 @@ impl System {
     /// True when the bodies live in space (spheres), false for a planar scene.
     pub fn is_spatial(&self) -> bool {
         self.bodies.iter().any(|b| b.is_spatial())
+    }
+
+    /// True when a joint links bodies `i` and `j` (they are then not checked for contact).
+    pub fn jointed(&self, i: usize, j: usize) -> bool {
+        self.joints.iter().any(|joint| joint.links(i, j))
     }
 
     /// Number of generalized velocities.

@@ -4,7 +4,7 @@
 //!
 //! The drawing is a [`Picture`]: marks in canvas pixels, built natively (and tested natively:
 //! where a corner lands, how long an arrow is) and replayed on a `CanvasRenderingContext2d` by
-//! [`canvas`] in the browser. Planar scenes are drawn as they are ([`planar`]); scenes in
+//! `canvas` (wasm only) in the browser. Planar scenes are drawn as they are ([`planar`]); scenes in
 //! space as a side and a top projection ([`projections`]); the 3-D view is three.js's.
 
 pub mod camera;

@@ -32,6 +32,8 @@ pub mod palette {
     pub const CROSS: &str = "#9a6700";
     /// The drag line.
     pub const DRAG: &str = "#8250df";
+    /// A joint's pin.
+    pub const PIN: &str = "#ffffff";
 }
 
 /// How a mark is filled and stroked.

@@ -1,6 +1,6 @@
 //! A planar scene drawn from the solver's own geometry: half-planes cut exactly to the view,
 //! box outlines through the corners the detector tests, feet, disk rims with a spoke that shows
-//! rotation, contact points coloured by state and normal-force arrows to scale.
+//! rotation, joint pins, contact points coloured by state and normal-force arrows to scale.
 
 use glam::DVec2;
 
@@ -112,6 +112,15 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
                 Style::fill(palette::INK),
             );
         }
+    }
+    // Joints: a pin at each revolute joint's point (on body A; B's coincides to rounding).
+    for joint in &system.joints {
+        let at = system.pose(joint.body_a, frame.q).transform(joint.anchor_a);
+        picture.circle(
+            view.px(at),
+            4.0 * px,
+            Style::filled_outline(palette::PIN, palette::INK, 1.5 * px),
+        );
     }
     let near = 0.02 * view.rect[3] / view.scale;
     for c in frame.contacts {

@@ -395,7 +395,17 @@ test("plot builder: energy parts against time and a phase plot, several at once,
   await page.selectOption("#builder-y", "ball.vy [m/s]");
   await page.selectOption("#builder-x", "ball.y [m]");
   await page.click("#builder-add");
-  await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 });
+  // From the drop: the ball rests after t∞ = 1.35 s, and a phase plot of a resting ball is one
+  // point (a loaded machine can take that long to get here).
+  await page.click("#reset");
+  await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 })
+    .catch(async (e) => {
+      const state = await page.evaluate(() => {
+        const app = window.contactlab;
+        return { points: app.builder.plots.map((p) => p.points()), entries: app.builder.entries(), frames: app.frames, t: app.sim.time, playing: app.playing, error: app.error };
+      });
+      throw new Error(`${e.message}; page state ${JSON.stringify(state)}; errors ${errors.join(" | ")}`);
+    });
   assert.match(page.url(), /plot=kinetic\+energy\+%5BJ%5D%7Et\+%5Bs%5D/);
   assert.match(page.url(), /plot=ball\.vy\+%5Bm%2Fs%5D%7Eball\.y\+%5Bm%5D/);
   // The kinetic energy plotted is ½ m v² of the ball at each sample (m from the scene).
