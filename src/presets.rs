@@ -455,6 +455,30 @@ static PRESETS: &[Preset] = &[
         build: pendulum,
     },
     Preset {
+        name: "slider-crank",
+        description: "A crank driven at constant speed Ω turns a rigid connecting rod that pushes a slider along a guide (revolute, driven revolute and prismatic joints): NSGA-GGL puts the slider exactly where the kinematics says, x = r cos φ + √(l² − r² sin² φ), every step, and reports the drive torque.",
+        parameters: &[
+            p("r", "crank radius", "m", 0.02, 1.0, 0.1),
+            p(
+                "ratio",
+                "rod length over crank radius l/r",
+                "1",
+                1.2,
+                10.0,
+                3.0,
+            ),
+            p(
+                "omega",
+                "crank speed Ω",
+                "rad/s",
+                -50.0,
+                50.0,
+                std::f64::consts::TAU,
+            ),
+        ],
+        build: slider_crank,
+    },
+    Preset {
         name: "pile",
         description: "N spheres (r = 5 cm, 0.524 kg, μ = 1) dropped into an open box 0.7 m wide, 25 to a layer (issue 11's benchmark): one island of thousands of contacts; NSGA keeps every gap ≥ 0 to rounding.",
         parameters: PILE_PARAMETERS,
@@ -742,6 +766,8 @@ fn pendulum(v: &Values) -> Scene {
         kind: crate::scene_joints::JointType::Revolute,
         bodies: ["rod".into(), "pivot".into()],
         anchor: vec![0.0, 0.0],
+        axis: None,
+        drive_speed: None,
     }];
     s.stepper.kind = "nsga".into();
     // The two-level NSGA puts the pin's force into each step's impulse, so the swing is
@@ -751,6 +777,104 @@ fn pendulum(v: &Values) -> Scene {
     s.duration = 5.0;
     s
 }
+
+/// The slider's position and velocity for crank angle φ and speed Ω (crank radius r, rod l):
+/// x = r cos φ + √(l² − r² sin² φ), ẋ = −r Ω sin φ (1 + r cos φ / √(l² − r² sin² φ)).
+pub fn slider_kinematics(r: f64, l: f64, phi: f64, omega: f64) -> (f64, f64) {
+    let (s, c) = (libm::sin(phi), libm::cos(phi));
+    let root = (l * l - r * r * s * s).sqrt();
+    (r * c + root, -r * omega * s * (1.0 + r * c / root))
+}
+
+/// A crank of radius r turning about the origin at Ω from φ = 0.3 rad, a rod of length
+/// l = ratio·r from the crank pin to the slider's pin, and a slider on the x axis.
+fn slider_crank(v: &Values) -> Scene {
+    let (r, omega) = (v.get("r"), v.get("omega"));
+    let l = v.get("ratio") * r;
+    let phi = SLIDER_CRANK_PHI0;
+    let (x_slider, slider_speed) = slider_kinematics(r, l, phi, omega);
+    let pin = [r * libm::cos(phi), r * libm::sin(phi)];
+    // Velocities consistent with the joints: the crank pin moves at r Ω (−sin φ, cos φ), the
+    // rod (angle β, sin β = −r sin φ / l) turns at β̇ = −r Ω cos φ / (l cos β).
+    let pin_velocity = [-r * omega * libm::sin(phi), r * omega * libm::cos(phi)];
+    let thickness = 0.15 * r;
+    // The frame carries the crank's bearing and the slider's guide. It is the ground below
+    // the mechanism (a half-plane 1.5 r down, out of reach): a disk at the bearing would be
+    // hit by the rod, which sweeps through the bearing at φ = π.
+    let mut frame = floor();
+    frame.name = "frame".into();
+    frame.position = [0.0, -1.5 * r];
+    let mut crank = moving(
+        "crank",
+        0.5,
+        [0.5 * pin[0], 0.5 * pin[1]],
+        ShapeSpec::Box {
+            width: r,
+            height: thickness,
+        },
+    );
+    crank.angle = phi;
+    crank.angular_velocity = omega;
+    crank.velocity = [0.5 * pin_velocity[0], 0.5 * pin_velocity[1]];
+    let mut rod = moving(
+        "rod",
+        0.5,
+        [0.5 * (pin[0] + x_slider), 0.5 * pin[1]],
+        ShapeSpec::Box {
+            width: l,
+            height: thickness,
+        },
+    );
+    rod.angle = libm::atan2(-pin[1], x_slider - pin[0]);
+    rod.angular_velocity = -r * omega * libm::cos(phi) / (l * libm::cos(rod.angle));
+    rod.velocity = [
+        0.5 * (pin_velocity[0] + slider_speed),
+        0.5 * pin_velocity[1],
+    ];
+    let mut slider = moving(
+        "slider",
+        1.0,
+        [x_slider, 0.0],
+        ShapeSpec::Box {
+            width: 0.6 * r,
+            height: 0.4 * r,
+        },
+    );
+    slider.velocity = [slider_speed, 0.0];
+    let joint = |name: &str, kind, bodies: [&str; 2], anchor: [f64; 2]| crate::scene::JointSpec {
+        name: name.into(),
+        kind,
+        bodies: bodies.map(String::from),
+        anchor: anchor.to_vec(),
+        axis: None,
+        drive_speed: None,
+    };
+    use crate::scene_joints::JointType::{Prismatic, Revolute};
+    let mut drive = joint("drive", Revolute, ["crank", "frame"], [0.0, 0.0]);
+    drive.drive_speed = Some(omega);
+    let mut guide = joint("guide", Prismatic, ["slider", "frame"], [x_slider, 0.0]);
+    guide.axis = Some(vec![1.0, 0.0]);
+    let mut s = scene(
+        "slider-crank",
+        9.81,
+        vec![frame, crank, rod, slider],
+        vec![],
+    );
+    s.joints = vec![
+        drive,
+        joint("crank_pin", Revolute, ["rod", "crank"], pin),
+        joint("wrist_pin", Revolute, ["slider", "rod"], [x_slider, 0.0]),
+        guide,
+    ];
+    s.stepper.kind = "nsga".into();
+    s.stepper.dt = 1e-3;
+    s.contact_margin = 0.01 * r;
+    s.duration = 3.0;
+    s
+}
+
+/// The slider-crank's crank angle at t = 0, rad.
+pub const SLIDER_CRANK_PHI0: f64 = 0.3;
 
 /// A bar resting on penalty supports at body-fixed x = `supports`, placed at its static
 /// overlap under gravity and then perturbed by `amplitude` in the chosen pattern.

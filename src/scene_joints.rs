@@ -1,6 +1,7 @@
-//! Joints in a scene file, e.g. `{"type": "revolute", "bodies": ["pivot", "rod"], "anchor":
+//! Joints in a scene file, e.g. `{"type": "revolute", "bodies": ["rod", "pivot"], "anchor":
 //! [0, 1]}`: validated with errors that name the field, and built into [`Joint`]s whose
-//! anchors are fixed in each body from the bodies' starting poses.
+//! anchors, sliding axes and reference angles are fixed in each body from the bodies'
+//! starting poses.
 
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
@@ -16,8 +17,13 @@ pub const MAX_JOINTS: usize = 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JointType {
-    /// A pin in the plane: the bodies share the anchor point and turn freely about it.
+    /// A pin in the plane: the bodies share the anchor point and turn freely about it (or at
+    /// `drive_speed`).
     Revolute,
+    /// A slider: A's anchor moves along `axis` through B's anchor, without relative rotation.
+    Prismatic,
+    /// The bodies move as one.
+    Weld,
 }
 
 /// One joint of a scene.
@@ -34,6 +40,14 @@ pub struct JointSpec {
     pub bodies: [String; 2],
     /// The joint's point in world coordinates at the start, m.
     pub anchor: Vec<f64>,
+    /// A prismatic joint's sliding direction in world coordinates at the start (turning
+    /// with B), any length > 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec<f64>>,
+    /// A revolute joint driven at this relative angular speed θ̇_A − θ̇_B, rad/s (its
+    /// multiplier is the drive torque).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_speed: Option<f64>,
 }
 
 impl JointSpec {
@@ -84,7 +98,49 @@ impl JointSpec {
             &self.anchor,
             -limits::COORDINATE,
             limits::COORDINATE,
-        )
+        )?;
+        match (self.kind, &self.axis) {
+            (JointType::Prismatic, None) => {
+                return Err(Error::field(
+                    format!("{path}.axis"),
+                    "is required for a prismatic joint (the sliding direction [x, y])",
+                ));
+            }
+            (JointType::Prismatic, Some(axis)) => {
+                let field = format!("{path}.axis");
+                if axis.len() != 2 {
+                    return Err(Error::field(
+                        field,
+                        format!("must have 2 entries (x, y), got {}", axis.len()),
+                    ));
+                }
+                check_each(&field, axis, -1e6, 1e6)?;
+                if axis[0].hypot(axis[1]) < 1e-9 {
+                    return Err(Error::field(field, "must not be zero (a direction)"));
+                }
+            }
+            (_, Some(_)) => {
+                return Err(Error::field(
+                    format!("{path}.axis"),
+                    "belongs to prismatic joints only",
+                ));
+            }
+            (_, None) => {}
+        }
+        match (self.kind, self.drive_speed) {
+            (JointType::Revolute, Some(speed)) => crate::error::check_range(
+                &format!("{path}.drive_speed"),
+                speed,
+                -limits::ANGULAR_SPEED,
+                limits::ANGULAR_SPEED,
+            )
+            .map(|_| ()),
+            (_, Some(_)) => Err(Error::field(
+                format!("{path}.drive_speed"),
+                "belongs to revolute joints only",
+            )),
+            (_, None) => Ok(()),
+        }
     }
 
     /// The joint between the bodies of the built system (names already validated).
@@ -92,19 +148,30 @@ impl JointSpec {
         let find = |name: &str| bodies.iter().position(|b| b.name == name).unwrap_or(0);
         let (a, b) = (find(&self.bodies[0]), find(&self.bodies[1]));
         let anchor = DVec2::new(self.anchor[0], self.anchor[1]);
-        let local = |i: usize| {
-            let pose = bodies[i].pose(q);
-            pose.inverse_rotate(anchor - pose.position)
+        let (pose_a, pose_b) = (bodies[a].pose(q), bodies[b].pose(q));
+        let local = |pose: crate::model::Pose| pose.inverse_rotate(anchor - pose.position);
+        let kind = match self.kind {
+            JointType::Revolute => JointKind::Revolute {
+                drive: self.drive_speed,
+            },
+            JointType::Prismatic => {
+                let axis = self.axis.as_deref().unwrap_or(&[1.0, 0.0]);
+                JointKind::Prismatic {
+                    axis: pose_b
+                        .inverse_rotate(DVec2::new(axis[0], axis[1]))
+                        .normalize(),
+                }
+            }
+            JointType::Weld => JointKind::Weld,
         };
         Joint {
             name: self.display_name(index),
-            kind: match self.kind {
-                JointType::Revolute => JointKind::Revolute,
-            },
+            kind,
             body_a: a,
             body_b: b,
-            anchor_a: local(a),
-            anchor_b: local(b),
+            anchor_a: local(pose_a),
+            anchor_b: local(pose_b),
+            angle0: pose_a.angle - pose_b.angle,
         }
     }
 }

@@ -585,6 +585,7 @@ impl Simulation {
             .map(|r| JointSample {
                 name: self.system.joints[r.joint].name.clone(),
                 reaction: r.reaction[..2].to_vec(),
+                torque: r.torque,
                 violation: r.constraint.iter().fold(0.0, |m, g| m.max(g.abs())),
                 rate: r.rate.iter().fold(0.0, |m, g| m.max(g.abs())),
             })

@@ -391,6 +391,50 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                 ),
             ]
         }
+        "slider-crank" => {
+            let (r, omega) = (p("r"), p("omega"));
+            let l = p("ratio") * r;
+            // The crank angle is prescribed, φ = φ₀ + Ω t, so the whole mechanism's position
+            // and velocity are functions of t: the slider must be where the kinematics says.
+            let phi = crate::presets::SLIDER_CRANK_PHI0 + omega * sample.t;
+            let (x, speed) = crate::presets::slider_kinematics(r, l, phi, omega);
+            let system = sim.system();
+            let (x_sim, speed_sim) =
+                system
+                    .body_index("slider")
+                    .map_or((f64::NAN, f64::NAN), |i| {
+                        (
+                            system.pose(i, &system.q).position.x,
+                            system.twist(i, &system.v).0.x,
+                        )
+                    });
+            vec![
+                line(
+                    "slider x = r cos φ + √(l² − r² sin² φ), φ = φ₀ + Ωt",
+                    "m",
+                    x,
+                    x_sim,
+                ),
+                line(
+                    "slider speed ẋ = −rΩ sin φ (1 + r cos φ/√(l² − r² sin² φ))",
+                    "m/s",
+                    speed,
+                    speed_sim,
+                ),
+                line(
+                    "joints held: max |g| over the run (m or rad)",
+                    "",
+                    0.0,
+                    events.joint_violation,
+                ),
+                line(
+                    "joints held: max |ġ| over the run (m/s or rad/s)",
+                    "",
+                    0.0,
+                    events.joint_rate,
+                ),
+            ]
+        }
         "two-spheres" => {
             let (r, mu, e, v0) = (p("R"), p("mu"), p("e"), p("v0"));
             // The first sphere rolls at v₀ without resistance, closing the 4R between the

@@ -47,6 +47,8 @@ pub struct JointSample {
     pub name: String,
     /// The reaction on its first body (mean force of the step), N: (x, y) in the plane.
     pub reaction: Vec<f64>,
+    /// The torque on the first body from its angle equation (a drive's torque), N·m.
+    pub torque: f64,
     /// The largest |g_k| of its equations, m (zero when held exactly).
     pub violation: f64,
     /// The largest |ġ_k|, m/s.
@@ -152,7 +154,7 @@ pub const CONTACT_COLUMNS: [&str; 6] = [
 ];
 
 /// The columns of each joint (g and its rate: the largest over the joint's equations).
-pub const JOINT_COLUMNS: [&str; 4] = ["Rx [N]", "Ry [N]", "g [m]", "g_rate [m/s]"];
+pub const JOINT_COLUMNS: [&str; 5] = ["Rx [N]", "Ry [N]", "torque [N m]", "g [m]", "g_rate [m/s]"];
 
 /// The columns after the contacts.
 const STEP_COLUMNS: &str = "energy [J],iterations,residual [1],converged,solver";
@@ -228,9 +230,17 @@ impl CsvLayout {
             match s.joints.iter().find(|j| j.name == *name) {
                 Some(j) => {
                     let r = |k: usize| j.reaction.get(k).copied().unwrap_or(f64::NAN);
-                    let _ = write!(out, ",{},{},{},{}", r(0), r(1), j.violation, j.rate);
+                    let _ = write!(
+                        out,
+                        ",{},{},{},{},{}",
+                        r(0),
+                        r(1),
+                        j.torque,
+                        j.violation,
+                        j.rate
+                    );
                 }
-                None => out.push_str(",,,,"),
+                None => out.push_str(",,,,,"),
             }
         }
         let _ = writeln!(

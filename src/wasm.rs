@@ -399,7 +399,7 @@ impl Simulation {
         }
         for j in &sample.joints {
             let r = |k: usize| j.reaction.get(k).copied().unwrap_or(f64::NAN);
-            out.extend([r(0), r(1), j.violation, j.rate]);
+            out.extend([r(0), r(1), j.torque, j.violation, j.rate]);
         }
         let [kinetic, potential, contact] = self.inner.energy_parts();
         out.extend([kinetic, potential, contact, kinetic + potential + contact]);

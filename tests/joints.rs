@@ -153,40 +153,81 @@ fn joints_are_refused_where_they_cannot_hold_and_named_by_field() {
     assert!(Simulation::from_json(&scene(pin, "nsga")).is_ok());
     let m = message(scene(pin, "acceleration"));
     assert!(m.contains("stepper.kind") && m.contains("nsga"), "{m}");
-    // (bodies, anchor, type) → words the message must hold.
-    for (bodies, anchor, kind, words) in [
+    // (bodies, anchor, type, more fields) → words the message must hold.
+    for (bodies, anchor, kind, more, words) in [
         (
             r#"["rod", "arm"]"#,
             "[0, 0]",
             "revolute",
+            "",
             &["joints[0].bodies[1]", "'arm'"][..],
         ),
         (
             r#"["rod", "rod"]"#,
             "[0, 0]",
             "revolute",
+            "",
             &["joints[0].bodies", "two different"],
         ),
         (
             r#"["rod", "pivot"]"#,
             "[0, 0, 1]",
             "revolute",
+            "",
             &["joints[0].anchor", "2 entries"],
         ),
         (
             r#"["rod", "pivot"]"#,
             "[1e9, 0]",
             "revolute",
+            "",
             &["joints[0].anchor"],
         ),
         (
             r#"["rod", "pivot"]"#,
             "[0, 0]",
             "slider",
-            &["joints[0].type", "revolute"],
+            "",
+            &["joints[0].type", "prismatic"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "prismatic",
+            "",
+            &["joints[0].axis", "required"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "prismatic",
+            r#", "axis": [0, 0]"#,
+            &["joints[0].axis", "zero"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "revolute",
+            r#", "axis": [1, 0]"#,
+            &["joints[0].axis", "prismatic joints only"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "weld",
+            r#", "drive_speed": 1"#,
+            &["joints[0].drive_speed", "revolute joints only"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "revolute",
+            r#", "drive_speed": 1e9"#,
+            &["joints[0].drive_speed"],
         ),
     ] {
-        let joints = format!(r#"[{{"type": "{kind}", "bodies": {bodies}, "anchor": {anchor}}}]"#);
+        let joints =
+            format!(r#"[{{"type": "{kind}", "bodies": {bodies}, "anchor": {anchor}{more}}}]"#);
         let m = message(scene(&joints, "nsga"));
         assert!(words.iter().all(|w| m.contains(w)), "{m} lacks {words:?}");
     }
@@ -236,4 +277,123 @@ fn the_trace_carries_each_joint_s_reaction_and_its_held_equations() {
         let bound = 9.81 + 2.0 * omega0() * omega0() * (1.0 - 1f64.cos()) * 0.5;
         assert!(r > 0.0 && r <= bound + 1e-9, "|R| = {r} against {bound}");
     }
+}
+
+/// Two moving boxes, turned and moving, linked by `joint` (JSON), under gravity-free NSGA.
+fn two_boxes(joint: &str) -> Simulation {
+    Simulation::from_json(&format!(
+        r#"{{"gravity": [0, 0], "bodies": [
+            {{"name": "a", "mass": 1, "position": [0.1, 0.2], "angle": 0.4, "velocity": [0.3, -0.2], "angular_velocity": 1.5,
+              "shape": {{"type": "box", "width": 0.4, "height": 0.1}}}},
+            {{"name": "b", "mass": 2, "position": [0.5, 0.1], "angle": -0.3, "velocity": [-0.1, 0.4], "angular_velocity": -0.7,
+              "shape": {{"type": "box", "width": 0.4, "height": 0.1}}}}],
+          "joints": [{joint}], "stepper": {{"kind": "nsga"}}}}"#
+    ))
+    .unwrap()
+}
+
+#[test]
+fn each_joint_row_is_the_time_derivative_of_its_equation() {
+    use contactlab::contact::detect_contacts_at;
+    let joints = [
+        r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15]}"#,
+        r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15], "drive_speed": 2.5}"#,
+        r#"{"type": "prismatic", "bodies": ["a", "b"], "anchor": [0.3, 0.15], "axis": [1, 2]}"#,
+        r#"{"type": "weld", "bodies": ["a", "b"], "anchor": [0.3, 0.15]}"#,
+    ];
+    let mut checked = 0;
+    for (joint, equations) in joints.iter().zip([2, 3, 2, 3]) {
+        let sim = two_boxes(joint);
+        let system = sim.system();
+        // Any velocity (not one the joint allows): the row must still be ∂g/∂q.
+        let v = nalgebra::DVector::from_vec(vec![0.3, -0.2, 1.5, -0.1, 0.4, -0.7]);
+        let (t, eps) = (0.7, 1e-6);
+        let rows = |q: &nalgebra::DVector<f64>, t: f64| detect_contacts_at(system, q, t, 0.0);
+        let now = rows(&system.q, t);
+        assert_eq!(now.len(), equations, "{joint}");
+        let plus = rows(&system.displace(&system.q, &(&v * eps)), t + eps);
+        let minus = rows(&system.displace(&system.q, &(&v * -eps)), t - eps);
+        for ((c, p), m) in now.iter().zip(&plus).zip(&minus) {
+            assert!(c.bilateral && c.tangent_rows.is_empty());
+            let numeric = (p.gap - m.gap) / (2.0 * eps);
+            let row = c.normal_row.dot(&v) + c.rate_bias;
+            assert!(
+                (numeric - row).abs() < 1e-8,
+                "{joint} {:?}: dg/dt {numeric} against G v + ∂g/∂t {row}",
+                c.key
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 10);
+}
+
+#[test]
+fn the_slider_crank_puts_the_slider_where_the_kinematics_says_every_step() {
+    use contactlab::presets::{SLIDER_CRANK_PHI0, slider_kinematics};
+    for (r, ratio, omega) in [(0.1, 3.0, 2.0 * std::f64::consts::PI), (0.2, 1.5, -20.0)] {
+        let o = [
+            ("r".to_string(), r),
+            ("ratio".into(), ratio),
+            ("omega".into(), omega),
+        ];
+        let mut sim = Simulation::from_preset("slider-crank", &o).unwrap();
+        let slider = sim.system().body_index("slider").unwrap();
+        let mut worst: f64 = 0.0;
+        for _ in 0..2000 {
+            sim.step().unwrap();
+            let system = sim.system();
+            let phi = SLIDER_CRANK_PHI0 + omega * system.t;
+            let (x, speed) = slider_kinematics(r, ratio * r, phi, omega);
+            let at = system.pose(slider, &system.q).position.x;
+            let moving = system.twist(slider, &system.v).0.x;
+            worst = worst
+                .max((at - x).abs() / r)
+                .max((moving - speed).abs() / (r * omega.abs()));
+            let report = sim.last_report();
+            assert!(report.converged, "t = {}: {:?}", sim.time(), report.solver);
+            for j in &report.joints {
+                for (g, rate) in j.constraint.iter().zip(&j.rate) {
+                    assert!(
+                        g.abs() <= 1e-10 && rate.abs() <= 1e-10,
+                        "t = {}: {j:?}",
+                        system.t
+                    );
+                }
+            }
+        }
+        println!("r = {r}, l/r = {ratio}, Ω = {omega}: worst relative error {worst:e}");
+        assert!(
+            worst < 1e-12,
+            "slider off the kinematics by {worst:e} (relative)"
+        );
+    }
+}
+
+/// The drive's work over whole turns (the mechanism back where it started) against the
+/// energy change (zero): what the two-level scheme's velocity projections dissipate, which
+/// falls at first order in h.
+#[test]
+fn the_drive_s_work_over_whole_turns_closes_the_energy_balance_at_first_order() {
+    let work = |h: f64| {
+        let mut sim = Simulation::from_preset("slider-crank", &[]).unwrap();
+        sim.set_time_step(h).unwrap();
+        let (e0, mut work) = (sim.energy(), 0.0);
+        // Two turns at Ω = 2π rad/s.
+        for _ in 0..(2.0 / h).round() as usize {
+            sim.step().unwrap();
+            work += sim.last_report().joints[0].torque * 2.0 * std::f64::consts::PI * h;
+        }
+        (work, sim.energy() - e0)
+    };
+    let (coarse, change) = work(1e-3);
+    let (fine, _) = work(5e-4);
+    println!(
+        "drive work over two turns: {coarse} J (h = 1 ms), {fine} J (0.5 ms); ΔE = {change} J"
+    );
+    assert!(change.abs() < 1e-9, "the mechanism is back: ΔE = {change}");
+    let ratio = coarse / fine;
+    assert!(ratio > 1.8 && ratio < 2.2, "ratio {ratio}");
+    // Against the energy the drive moves in and out within a turn (≈ m g r ≈ 0.5 J).
+    assert!(fine.abs() < 0.02, "{fine} J");
 }

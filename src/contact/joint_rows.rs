@@ -1,83 +1,113 @@
-//! A joint's equations as bilateral rows: each scalar g_k(q) = 0 becomes a [`Contact`] whose
-//! gap is g_k, marked `bilateral` so the laws hold it at zero from both sides (λ of either
-//! sign) and give it no friction.
+//! A joint's equations as bilateral rows: each scalar g_k(q, t) = 0 becomes a [`Contact`]
+//! whose gap is g_k, marked `bilateral` so the laws hold it at zero from both sides (λ of
+//! either sign) and give it no friction. A time-dependent equation (a driven joint) carries
+//! ∂g/∂t as its `rate_bias`: ġ = G v + ∂g/∂t.
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use nalgebra::DVector;
 
-use super::{Contact, ContactKey, relative_point_row};
-use crate::geometry::GapKinematics;
+use super::{Contact, ContactKey, relative_point_row, relative_rotation_row};
+use crate::geometry::{GapKinematics, SECOND_SIDE_FEATURES};
 use crate::model::{Joint, JointKind, System};
 
-/// Key features of joint rows: equation k of joint j is feature `JOINT_FEATURES + 2j + k`.
-/// (Jointed bodies are never checked for contact, so no contact shares a joint's pair.)
+/// Joint rows' features (after [`ContactKey::point_body_first`]): equation k of joint j is
+/// `JOINT_FEATURES + 4j + k`. Jointed bodies are never checked for contact, so no contact
+/// shares a joint's pair of bodies.
 pub const JOINT_FEATURES: u32 = 500;
 
-/// The rows of every joint of `system` at positions `q`, in joint order.
-pub fn joint_contacts(system: &System, q: &DVector<f64>) -> Vec<Contact> {
+/// The rows of every joint of `system` at positions `q` and time `t`, in joint order.
+pub fn joint_contacts(system: &System, q: &DVector<f64>, t: f64) -> Vec<Contact> {
     system
         .joints
         .iter()
         .enumerate()
-        .flat_map(|(j, joint)| rows_of(system, q, j, joint))
+        .flat_map(|(j, joint)| rows_of(system, q, t, j, joint))
         .collect()
 }
 
-fn rows_of(system: &System, q: &DVector<f64>, index: usize, joint: &Joint) -> Vec<Contact> {
-    let (a, b) = (joint.body_a, joint.body_b);
-    match joint.kind {
-        JointKind::Revolute => {
-            let (pose_a, pose_b) = (system.pose(a, q), system.pose(b, q));
-            let p_a = pose_a.transform(joint.anchor_a);
-            let p_b = pose_b.transform(joint.anchor_b);
-            let arm = p_a - pose_a.position;
-            let lever = p_a - pose_b.position;
-            [DVec2::X, DVec2::Y]
-                .into_iter()
-                .enumerate()
-                .map(|(k, axis)| {
-                    // g_k = e_k · (p_A − p_B) with e_k = R_B ê_k: A's point against the line
-                    // of B through p_B normal to e_k.
-                    let e = pose_b.rotate(axis);
-                    let n = e.extend(0.0);
-                    let kinematics = GapKinematics::PointOnSurface {
-                        arm: arm.extend(0.0),
-                        lever: lever.extend(0.0),
-                    };
-                    Contact {
-                        key: ContactKey {
-                            first: a,
-                            second: b,
-                            feature: JOINT_FEATURES + 2 * index as u32 + k as u32,
-                        },
-                        body_a: a,
-                        body_b: b,
-                        gap: e.dot(p_a - p_b),
-                        normal: n,
-                        point: p_b.extend(0.0),
-                        tangents: vec![],
-                        rolling_axes: vec![],
-                        normal_row: relative_point_row(
-                            system,
-                            q,
-                            (a, b),
-                            (arm.extend(0.0), lever.extend(0.0)),
-                            n,
-                        ),
-                        tangent_rows: vec![],
-                        rolling_rows: vec![],
-                        spin_row: None,
-                        kinematics,
-                        bilateral: true,
-                    }
-                })
-                .collect()
-        }
+/// A joint row with everything but its geometry filled in.
+fn row(
+    (a, b): (usize, usize),
+    (joint, equation): (usize, usize),
+    gap: f64,
+    normal: DVec3,
+    point: DVec3,
+    normal_row: super::JacobianRow,
+    kinematics: GapKinematics,
+) -> Contact {
+    Contact {
+        // Keyed as a second-side feature of (B, A), so that `point_body_first` gives (A, B).
+        key: ContactKey {
+            first: b,
+            second: a,
+            feature: SECOND_SIDE_FEATURES + JOINT_FEATURES + 4 * joint as u32 + equation as u32,
+        },
+        body_a: a,
+        body_b: b,
+        gap,
+        normal,
+        point,
+        tangents: vec![],
+        rolling_axes: vec![],
+        normal_row,
+        tangent_rows: vec![],
+        rolling_rows: vec![],
+        spin_row: None,
+        kinematics,
+        bilateral: true,
+        rate_bias: 0.0,
     }
+}
+
+fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Joint) -> Vec<Contact> {
+    let (a, b) = (joint.body_a, joint.body_b);
+    let (pose_a, pose_b) = (system.pose(a, q), system.pose(b, q));
+    let p_a = pose_a.transform(joint.anchor_a);
+    let p_b = pose_b.transform(joint.anchor_b);
+    let arm = (p_a - pose_a.position).extend(0.0);
+    let lever = (p_a - pose_b.position).extend(0.0);
+    // Point equations e · (p_A − p_B) = 0 along directions e fixed in B: A's point against
+    // the line of B through p_B normal to e.
+    let directions: Vec<DVec2> = match joint.kind {
+        JointKind::Revolute { .. } | JointKind::Weld => vec![DVec2::X, DVec2::Y],
+        JointKind::Prismatic { axis } => vec![axis.perp()],
+    };
+    let mut out: Vec<Contact> = directions
+        .into_iter()
+        .enumerate()
+        .map(|(k, local)| {
+            let n = pose_b.rotate(local).extend(0.0);
+            row(
+                (a, b),
+                (index, k),
+                n.truncate().dot(p_a - p_b),
+                n,
+                p_b.extend(0.0),
+                relative_point_row(system, q, (a, b), (arm, lever), n),
+                GapKinematics::PointOnSurface { arm, lever },
+            )
+        })
+        .collect();
+    // The relative angle θ_A − θ_B − φ(t) = 0, with ∂g/∂t = −φ̇.
+    if let Some((angle, rate)) = joint.relative_angle(t) {
+        let k = out.len();
+        let mut r = row(
+            (a, b),
+            (index, k),
+            pose_a.angle - pose_b.angle - angle,
+            DVec3::Z,
+            p_b.extend(0.0),
+            relative_rotation_row(system, q, (a, b), (arm, lever), DVec3::Z),
+            GapKinematics::Rotation,
+        );
+        r.rate_bias = -rate;
+        out.push(r);
+    }
+    out
 }
 
 /// The joint a bilateral row belongs to and its equation number, from the row's key.
 pub fn joint_of(key: &ContactKey) -> (usize, usize) {
-    let f = (key.feature - JOINT_FEATURES) as usize;
-    (f / 2, f % 2)
+    let f = (key.point_body_first().2 - JOINT_FEATURES) as usize;
+    (f / 4, f % 4)
 }

@@ -111,6 +111,9 @@ pub struct Contact {
     pub kinematics: GapKinematics,
     /// A joint's equation (g = 0 held from both sides, no friction) rather than a contact.
     pub bilateral: bool,
+    /// ∂g/∂t of a time-dependent joint equation (a drive), m/s: ġ = J_N v + this (0 for
+    /// contacts).
+    pub rate_bias: f64,
 }
 
 impl Contact {
@@ -164,6 +167,7 @@ impl Contact {
                 (rate.length_squared() - along * along) / separation.length()
                     + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
             }
+            GapKinematics::Rotation => 0.0,
         }
     }
 }
@@ -278,12 +282,17 @@ fn bounds(system: &System, colliders: &[Collider]) -> Vec<Bounds> {
 }
 
 /// All candidate contacts at positions `q` with gap ≤ `margin`, and the bilateral rows of
-/// every joint (whatever their gap), sorted by key. Bodies linked by a joint are not checked
-/// for contact with each other (a pin sits inside both).
+/// every joint (whatever their gap) at the system's time, sorted by key. Bodies linked by a
+/// joint are not checked for contact with each other (a pin sits inside both).
 pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Contact> {
+    detect_contacts_at(system, q, system.t, margin)
+}
+
+/// [`detect_contacts`] with the joints' equations taken at time `t` (a drive's angle).
+pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64) -> Vec<Contact> {
     let planar = !system.is_spatial();
     let colliders = colliders(system, q);
-    let mut out = joint_rows::joint_contacts(system, q);
+    let mut out = joint_rows::joint_contacts(system, q, t);
     for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
         if system.jointed(i, j) {
             continue;
@@ -346,6 +355,7 @@ fn build_contact(
         GapKinematics::PointToPoint { arm_a, arm_b, .. } => {
             relative_point_row(system, q, (a, b), (arm_a, arm_b), n)
         }
+        GapKinematics::Rotation => relative_rotation_row(system, q, (a, b), arms, n),
     };
     let (tangents, rolling_axes) = if planar {
         (vec![DVec3::Z.cross(n)], vec![DVec3::Z])
@@ -381,5 +391,6 @@ fn build_contact(
         spin_row,
         kinematics: g.kinematics,
         bilateral: false,
+        rate_bias: 0.0,
     }
 }

@@ -131,6 +131,9 @@ pub enum GapKinematics {
         /// p_A − p_B, m.
         separation: DVec3,
     },
+    /// g = θ_A − θ_B − φ(t) in the plane (a joint's angle equation): ġ = ω_A − ω_B − φ̇,
+    /// and J̇v = 0 (the row does not depend on the poses).
+    Rotation,
 }
 
 /// One candidate contact between a point feature of A and a surface of B, in world axes.

@@ -117,7 +117,9 @@ pub(crate) fn solve_impulses<'a>(
         let mut guess = DVector::zeros(u_free.len());
         let use_warm = settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
         for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
-            if !b.bilateral {
+            if b.bilateral {
+                u_free[b.offset] += c.rate_bias;
+            } else {
                 u_free[b.offset] += material.restitution * u.min(0.0);
             }
             if let Some(prev) = warm.get(&c.key).filter(|_| use_warm)
@@ -231,14 +233,19 @@ pub(crate) fn report_joints(
                 constraint: Vec::new(),
                 rate: Vec::new(),
                 reaction: [0.0; 3],
+                torque: 0.0,
             });
         }
         let report = out.last_mut().expect("pushed above");
         report.constraint.push(c.gap);
-        report.rate.push(c.normal_row.dot(v));
+        report.rate.push(c.normal_row.dot(v) + c.rate_bias);
         let lambda = impulse.get(&c.key).copied().unwrap_or(0.0);
-        for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
-            *r += lambda * n / h;
+        if matches!(c.kinematics, crate::geometry::GapKinematics::Rotation) {
+            report.torque += lambda / h;
+        } else {
+            for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
+                *r += lambda * n / h;
+            }
         }
     }
     out.sort_by_key(|r| r.joint);

@@ -220,6 +220,9 @@ pub struct JointReport {
     pub rate: Vec<f64>,
     /// The reaction on body A: the step's mean force through the joint, N (world axes).
     pub reaction: [f64; 3],
+    /// The torque on body A about z from the joint's angle equation (a drive's torque; a
+    /// slider's or weld's moment), N·m.
+    pub torque: f64,
 }
 
 /// What one step did.

@@ -38,7 +38,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
 use super::{ContactSettings, StepReport, Stepped, Stepper};
-use crate::contact::{Contact, ContactKey, detect_contacts};
+use crate::contact::{Contact, ContactKey, detect_contacts_at};
 use crate::error::Result;
 use crate::laws::assembly::{Laws, assemble, islands};
 use crate::laws::{self, NewtonOptions};
@@ -270,7 +270,7 @@ impl Stepper for NsgaStepper {
         // velocity level must hold them too, even if the nonlinear gap ends a hair open.
         let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
-        let mut contacts = detect_contacts(system, &q_next, settings.margin);
+        let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         let mut next_position = BTreeMap::new();
         for pass in 0..POSITION_PASSES {
             if contacts.iter().all(position_done) {
@@ -375,7 +375,7 @@ impl Stepper for NsgaStepper {
                 problem.add_velocity_change(&solution.lambda, &mut correction);
             }
             q_next = system.displace(&q_next, &correction);
-            contacts = detect_contacts(system, &q_next, settings.margin);
+            contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         }
         // Every gap non-negative (every joint equation zero) after the passes, or the step
         // says it did not converge.

@@ -1,18 +1,36 @@
-//! Bilateral joints between two bodies: the constraint g(q) = 0 they impose and the pins they
-//! are drawn with.
+//! Bilateral joints between two bodies: the constraints g(q, t) = 0 they impose.
 //!
-//! A planar revolute joint holds a material point of A on a material point of B:
-//! g = R_Bᵀ (p_A − p_B) = 0 with p_A = x_A + R_A r_A and p_B = x_B + R_B r_B, two equations
-//! written along B's body axes (so each is a point-on-surface gap of A's point against a line
-//! of B, and its Jacobian row and J̇v come from the same kinematics as a contact's).
+//! In the plane, with p_A = x_A + R_A r_A and p_B = x_B + R_B r_B the joint's points:
+//!
+//! - **revolute**: R_Bᵀ (p_A − p_B) = 0, two equations along B's body axes (each a
+//!   point-on-line gap of A's point against a line of B, so its Jacobian row and J̇v come from
+//!   the same kinematics as a contact's); **driven**, also θ_A − θ_B − (φ₀ + Ω t) = 0, whose
+//!   multiplier is the drive torque;
+//! - **prismatic**: n_B · (p_A − p_B) = 0 with n_B = R_B n̂ normal to the sliding axis, and
+//!   θ_A − θ_B − φ₀ = 0;
+//! - **weld**: the revolute pair and θ_A − θ_B − φ₀ = 0.
+//!
+//! φ₀ is the relative angle at the start.
 
 use glam::DVec2;
 
 /// The kinds of joint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum JointKind {
-    /// A pin in the plane: the two anchor points coincide, the bodies turn freely.
-    Revolute,
+    /// A pin: the two anchor points coincide; the bodies turn freely about it, or at the
+    /// relative speed `drive` (rad/s) when driven.
+    Revolute {
+        /// Prescribed relative angular speed θ̇_A − θ̇_B, rad/s (None: free).
+        drive: Option<f64>,
+    },
+    /// A slider: A's anchor moves along the line of B through B's anchor with direction
+    /// `axis` (in B's frame, unit); no relative rotation.
+    Prismatic {
+        /// Sliding direction in B's body frame (unit).
+        axis: DVec2,
+    },
+    /// The bodies move as one.
+    Weld,
 }
 
 /// A joint between bodies `body_a` and `body_b` (either may be fixed, not both).
@@ -30,18 +48,31 @@ pub struct Joint {
     pub anchor_a: DVec2,
     /// The anchor in B's body frame, m.
     pub anchor_b: DVec2,
+    /// θ_A − θ_B at the start, rad.
+    pub angle0: f64,
 }
 
 impl Joint {
     /// Number of scalar equations g = 0.
     pub fn equations(&self) -> usize {
         match self.kind {
-            JointKind::Revolute => 2,
+            JointKind::Revolute { drive: None } | JointKind::Prismatic { .. } => 2,
+            JointKind::Revolute { drive: Some(_) } | JointKind::Weld => 3,
         }
     }
 
     /// True when the joint links bodies `i` and `j` (either order).
     pub fn links(&self, i: usize, j: usize) -> bool {
         (self.body_a == i && self.body_b == j) || (self.body_a == j && self.body_b == i)
+    }
+
+    /// The prescribed relative angle θ_A − θ_B at time t and its rate, when the joint holds
+    /// one (driven revolute, prismatic, weld).
+    pub fn relative_angle(&self, t: f64) -> Option<(f64, f64)> {
+        match self.kind {
+            JointKind::Revolute { drive: None } => None,
+            JointKind::Revolute { drive: Some(speed) } => Some((self.angle0 + speed * t, speed)),
+            JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0)),
+        }
     }
 }
