@@ -386,8 +386,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under NSGA (the
-    /// one stepper that holds them so far).
+    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under NSGA or
+    /// Moreau–Jean (the steppers that hold them so far).
     fn validate_joint_count(&self) -> Result<()> {
         if self.joints.is_empty() {
             return Ok(());
@@ -409,11 +409,11 @@ impl Scene {
             ));
         }
         let kind = self.stepper.to_kind()?;
-        if kind.name() != "nsga" {
+        if !matches!(kind.name(), "nsga" | "moreau-jean") {
             return Err(Error::field(
                 "stepper.kind",
                 format!(
-                    "a scene with joints runs under nsga (the stepper that holds joints exactly at position and velocity level); got {}",
+                    "a scene with joints runs under nsga or moreau-jean (the steppers that hold joints so far); got {}",
                     kind.name()
                 ),
             ));

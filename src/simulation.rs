@@ -795,10 +795,12 @@ impl Simulation {
 
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
-        if !self.system.joints.is_empty() && name != "nsga" {
+        if !self.system.joints.is_empty() && !matches!(name, "nsga" | "moreau-jean") {
             return Err(Error::field(
                 "stepper",
-                format!("this scene has joints, which only nsga holds so far; got {name}"),
+                format!(
+                    "this scene has joints, which only nsga and moreau-jean hold so far; got {name}"
+                ),
             ));
         }
         let mut spec = self.scene.stepper.clone();

@@ -231,13 +231,17 @@ fn joints_are_refused_where_they_cannot_hold_and_named_by_field() {
         let m = message(scene(&joints, "nsga"));
         assert!(words.iter().all(|w| m.contains(w)), "{m} lacks {words:?}");
     }
-    // Changing the stepper of a jointed scene away from NSGA is refused; nothing is lost.
+    // A stepper that does not hold joints is refused for a jointed scene; nothing is lost.
     let mut sim = pendulum(1.0, 1e-3);
-    let e = sim.set_stepper("moreau-jean").unwrap_err().to_string();
+    let e = sim.set_stepper("acceleration").unwrap_err().to_string();
     assert!(e.contains("joints"), "{e}");
     assert_eq!(sim.stepper_name(), "nsga");
     let offers = sim.steppers_for();
-    assert!(offers.iter().all(|o| o.available == (o.name == "nsga")));
+    assert!(
+        offers
+            .iter()
+            .all(|o| o.available == matches!(o.name, "nsga" | "moreau-jean"))
+    );
     sim.step().unwrap();
 }
 
@@ -396,4 +400,69 @@ fn the_drive_s_work_over_whole_turns_closes_the_energy_balance_at_first_order() 
     assert!(ratio > 1.8 && ratio < 2.2, "ratio {ratio}");
     // Against the energy the drive moves in and out within a turn (≈ m g r ≈ 0.5 J).
     assert!(fine.abs() < 0.02, "{fine} J");
+}
+
+#[test]
+fn moreau_jean_holds_joints_by_projection_and_its_slider_follows_the_kinematics() {
+    // The pendulum: the pin held at position and velocity level after every step.
+    let mut sim = pendulum(1.5, 1e-3);
+    sim.set_stepper("moreau-jean").unwrap();
+    for _ in 0..3000 {
+        sim.step().unwrap();
+        let report = sim.last_report();
+        assert!(report.converged, "t = {}", sim.time());
+        for (g, rate) in report.joints[0]
+            .constraint
+            .iter()
+            .zip(&report.joints[0].rate)
+        {
+            assert!(
+                g.abs() <= 1e-10 && rate.abs() <= 1e-10,
+                "t = {}: g {g}, ġ {rate}",
+                sim.time()
+            );
+        }
+    }
+    // The slider-crank: positions fully prescribed, so exact under Moreau–Jean too.
+    use contactlab::presets::{SLIDER_CRANK_PHI0, slider_kinematics};
+    let mut sim = Simulation::from_preset("slider-crank", &[]).unwrap();
+    sim.set_stepper("moreau-jean").unwrap();
+    let slider = sim.system().body_index("slider").unwrap();
+    let (r, l, omega) = (0.1, 0.3, 2.0 * std::f64::consts::PI);
+    for _ in 0..2000 {
+        sim.step().unwrap();
+        let system = sim.system();
+        let (x, speed) = slider_kinematics(r, l, SLIDER_CRANK_PHI0 + omega * system.t, omega);
+        let err = (system.pose(slider, &system.q).position.x - x).abs();
+        assert!(
+            err < 1e-12,
+            "t = {}: {err:e}, converged {}, joints {:?}",
+            system.t,
+            sim.last_report().converged,
+            sim.last_report().joints
+        );
+        assert!((system.twist(slider, &system.v).0.x - speed).abs() < 1e-11);
+    }
+}
+
+/// The pendulum's energy after 5 s under each stepper, against its start: the projections of
+/// both schemes dissipate, at first order in h.
+#[test]
+fn the_pendulum_s_energy_loss_under_each_stepper_falls_at_first_order() {
+    for stepper in ["nsga", "moreau-jean"] {
+        let loss = |h: f64| {
+            let mut sim = pendulum(1.5, h);
+            sim.set_stepper(stepper).unwrap();
+            let e0 = sim.energy();
+            sim.run((5.0 / h).round() as usize, 1_000_000).unwrap();
+            (e0 - sim.energy()) / (9.81 * 0.5 * (1.0 - 1.5f64.cos()))
+        };
+        let (coarse, fine) = (loss(1e-3), loss(5e-4));
+        println!(
+            "{stepper}: relative energy loss over 5 s {coarse:e} (h = 1 ms), {fine:e} (0.5 ms)"
+        );
+        assert!(coarse > 0.0 && fine > 0.0, "{stepper} loses energy");
+        let ratio = coarse / fine;
+        assert!(ratio > 1.7 && ratio < 2.3, "{stepper}: ratio {ratio}");
+    }
 }

@@ -9,6 +9,7 @@
 //! | `nsga` | [`nsga`] | gaps ≥ 0 exactly at position level; impact law, Coulomb, rolling and spinning resistance at velocity level | second-order smooth motion, tunable numerical damping ρ∞ |
 
 pub mod acceleration;
+pub mod joint_projection;
 mod law_contacts;
 pub mod moreau_jean;
 pub mod nsga;
@@ -348,7 +349,7 @@ pub struct StepperOffer {
 
 /// Every stepper as offered for a scene with this material: all of them run every scene of
 /// rigid bodies without joints; the notes say what each leaves out. Scenes with joints run
-/// under NSGA only, so far.
+/// under NSGA and Moreau–Jean, so far.
 pub fn offers(material: &ContactMaterial, joints: bool) -> Vec<StepperOffer> {
     let resistance = material.rolling_resistance > 0.0 || material.spinning_resistance > 0.0;
     STEPPER_NAMES
@@ -376,9 +377,11 @@ pub fn offers(material: &ContactMaterial, joints: bool) -> Vec<StepperOffer> {
                 }
                 _ => {}
             }
-            let available = !joints || name == "nsga";
+            let available = !joints || matches!(name, "nsga" | "moreau-jean");
             if !available {
-                notes = vec!["does not hold joints yet (nsga does)"];
+                notes = vec!["does not hold joints yet (nsga and moreau-jean do)"];
+            } else if joints && name == "moreau-jean" {
+                notes.push("joints held at velocity level, then positions projected onto them");
             }
             StepperOffer {
                 name,

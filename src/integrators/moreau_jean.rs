@@ -24,10 +24,14 @@
 //! through velocities, so gaps are first-order accurate: impacts are timed to within a step
 //! and a curved contact path leaves a gap of O(h²) per step, which the active-set test
 //! corrects.
+//!
+//! Joints take part in every step as bilateral rows (ġ = 0, no restitution); after the step
+//! the positions and velocities are projected back onto them
+//! ([`super::joint_projection`]), so a pin does not drift.
 
 use nalgebra::DVector;
 
-use super::law_contacts::{ImpulseSettings, report_contacts, solve_impulses};
+use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
 use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, detect_contacts};
 use crate::error::Result;
@@ -104,7 +108,7 @@ impl Stepper for MoreauJeanStepper {
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
         let active: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap + h * c.normal_row.dot(&v_free) <= 0.0)
+            .filter(|c| c.bilateral || c.gap + h * c.normal_row.dot(&v_free) <= 0.0)
             .collect();
         let mut report = StepReport::default();
         let (dv, solved) = if active.is_empty() {
@@ -133,6 +137,7 @@ impl Stepper for MoreauJeanStepper {
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;
+        super::joint_projection::project_joints(system, &self.settings.newton, &mut report);
         let after = detect_contacts(system, &system.q, settings.margin);
         report.contacts = report_contacts(
             &after,
@@ -141,6 +146,7 @@ impl Stepper for MoreauJeanStepper {
             h,
             self.settings.impact_velocity,
         );
+        report.joints = report_joints(&after, &solved, &system.v, h);
         Ok(Stepped {
             report,
             end_contacts: after,
