@@ -731,6 +731,20 @@ fn disk_over_disk(v: &Values) -> Scene {
     s
 }
 
+/// Plots the playground opens with for a preset whose contact plots would stay empty (a
+/// mechanism): entries `Y~X` of quantity names as in the trace's CSV header.
+pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
+    match preset {
+        "pendulum" => &[
+            "rod.theta [rad]~t [s]",
+            "rod.omega [rad/s]~rod.theta [rad]",
+            "pin.Ry [N]~t [s]",
+        ],
+        "slider-crank" => &["slider.x [m]~t [s]", "drive.torque [N m]~t [s]"],
+        _ => &[],
+    }
+}
+
 /// Thickness of the pendulum rod as a fraction of its length.
 pub const ROD_THICKNESS: f64 = 0.04;
 

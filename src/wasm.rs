@@ -384,6 +384,19 @@ impl Simulation {
         names
     }
 
+    /// Plots worth opening with for this preset (`Y~X` entries of quantity names; empty for
+    /// most presets and for scene files).
+    #[wasm_bindgen(js_name = suggestedPlots)]
+    pub fn suggested_plots(&self) -> Vec<String> {
+        self.inner
+            .preset()
+            .map(|p| crate::presets::suggested_plots(p.name))
+            .unwrap_or_default()
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
     /// The values of [`Simulation::quantity_names`], in its order.
     #[wasm_bindgen(js_name = quantityValues)]
     pub fn quantity_values(&self) -> Vec<f64> {

@@ -466,3 +466,22 @@ fn the_pendulum_s_energy_loss_under_each_stepper_falls_at_first_order() {
         assert!(ratio > 1.7 && ratio < 2.3, "{stepper}: ratio {ratio}");
     }
 }
+
+#[test]
+fn the_plots_a_mechanism_preset_suggests_name_quantities_of_its_trace() {
+    use contactlab::presets::suggested_plots;
+    for name in ["pendulum", "slider-crank"] {
+        let mut sim = Simulation::from_preset(name, &[]).unwrap();
+        let csv = sim.run(2, 1).unwrap().to_csv();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert!(!suggested_plots(name).is_empty());
+        for entry in suggested_plots(name) {
+            for quantity in entry.split('~') {
+                assert!(
+                    header.contains(&quantity),
+                    "{name}: '{quantity}' not in {header:?}"
+                );
+            }
+        }
+    }
+}

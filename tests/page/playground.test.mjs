@@ -764,3 +764,28 @@ test("the stiffness slider is logarithmic and doubling k raises the frequencies 
   assert.ok(Math.abs(w[0] - Math.sqrt(2) * 316.2278) < 0.01 && Math.abs(w[1] - Math.sqrt(2) * 632.4555) < 0.01, `ω = ${w}`);
   await page.close();
 });
+
+test("mechanisms: the pendulum opens with its suggested plots filling, the pin drawn, and the joint held in the theory panel", async () => {
+  const { page, errors } = await open("?scene=pendulum");
+  const entries = await page.evaluate(() => window.contactlab.builder.entries());
+  assert.deepEqual(entries, ["rod.theta [rad]~t [s]", "rod.omega [rad/s]~rod.theta [rad]", "pin.Ry [N]~t [s]"]);
+  await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 });
+  // The pin: white pixels with an ink ring at the joint (the world origin).
+  const pin = await page.evaluate(() => {
+    const app = window.contactlab;
+    const t = app.view.transform();
+    const [x, y] = [Math.round(t.x(0)), Math.round(t.y(0))];
+    const data = app.view.canvas.getContext("2d").getImageData(x - 1, y - 1, 3, 3).data;
+    return Array.from(data.slice(16, 20)); // the middle pixel
+  });
+  assert.deepEqual(pin, [255, 255, 255, 255], `pin pixel ${pin}`);
+  const rows = await theoryRows(page);
+  const held = rows.find((r) => r.label.startsWith("joint held: max |g|"));
+  assert.ok(held && held.simulated <= 1e-10, JSON.stringify(held));
+  // Only the steppers that hold joints are offered.
+  const offered = await page.$$eval("#stepper option:not([disabled])", (os) => os.map((o) => o.value));
+  assert.deepEqual(offered.sort(), ["moreau-jean", "nsga"]);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/pendulum.png`, fullPage: true });
+  await page.close();
+});

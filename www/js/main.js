@@ -157,6 +157,18 @@ function loadSceneJson(json, stepper = null, dt = null, solver = null) {
   adopt(sim, EDITED, stepper, dt, solver);
 }
 
+/**
+ * A mechanism's preset suggests plots (joint reactions, a drive's torque, a phase plot) where
+ * the contact plots would stay empty: opened when no plot was built or asked for yet.
+ */
+function suggestPlots(sim) {
+  if (!app.builder || app.builder.plots.length > 0) return;
+  for (const entry of sim.suggestedPlots()) {
+    const [y, x] = entry.split("~");
+    app.builder.add(y, x);
+  }
+}
+
 /** Makes `sim` the running simulation and sets the page up for it. */
 function adopt(sim, name, stepper, dt, solver) {
   app.sim?.free();
@@ -562,6 +574,7 @@ async function main() {
     if ($("scene").value === EDITED) return;
     showMessage("");
     loadScene($("scene").value);
+    suggestPlots(app.sim);
   });
   $("stepper").addEventListener("change", () => {
     try {
@@ -676,6 +689,7 @@ async function main() {
     const [y, x = "t [s]"] = entry.split("~");
     app.builder.add(y, x);
   }
+  suggestPlots(app.sim);
   if (state.steps > 0) {
     // A shared run: replay it exactly, its changes included, filling the plots; then wait.
     try {
