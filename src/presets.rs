@@ -781,6 +781,7 @@ fn pendulum(v: &Values) -> Scene {
         bodies: ["rod".into(), "pivot".into()],
         anchor: vec![0.0, 0.0],
         axis: None,
+        anchor_b: None,
         drive_speed: None,
     }];
     s.stepper.kind = "nsga".into();
@@ -861,6 +862,7 @@ fn slider_crank(v: &Values) -> Scene {
         bodies: bodies.map(String::from),
         anchor: anchor.to_vec(),
         axis: None,
+        anchor_b: None,
         drive_speed: None,
     };
     use crate::scene_joints::JointType::{Prismatic, Revolute};

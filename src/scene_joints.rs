@@ -24,6 +24,8 @@ pub enum JointType {
     Prismatic,
     /// The bodies move as one.
     Weld,
+    /// The anchors (`anchor` on A, `anchor_b` on B) keep their starting distance.
+    Distance,
 }
 
 /// One joint of a scene.
@@ -44,6 +46,9 @@ pub struct JointSpec {
     /// with B), any length > 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub axis: Option<Vec<f64>>,
+    /// A distance joint's point on B, in world coordinates at the start, m (`anchor` is A's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor_b: Option<Vec<f64>>,
     /// A revolute joint driven at this relative angular speed θ̇_A − θ̇_B, rad/s (its
     /// multiplier is the drive torque).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,6 +132,38 @@ impl JointSpec {
             }
             (_, None) => {}
         }
+        match (self.kind, &self.anchor_b) {
+            (JointType::Distance, None) => {
+                return Err(Error::field(
+                    format!("{path}.anchor_b"),
+                    "is required for a distance joint (B's point [x, y])",
+                ));
+            }
+            (JointType::Distance, Some(b)) => {
+                let field = format!("{path}.anchor_b");
+                if b.len() != 2 {
+                    return Err(Error::field(
+                        field,
+                        format!("must have 2 entries (x, y in m), got {}", b.len()),
+                    ));
+                }
+                check_each(&field, b, -limits::COORDINATE, limits::COORDINATE)?;
+                let d = (b[0] - self.anchor[0]).hypot(b[1] - self.anchor[1]);
+                if d < 1e-9 {
+                    return Err(Error::field(
+                        field,
+                        "must lie at least 1e-9 m from anchor (the distance held); use a revolute joint for coincident points",
+                    ));
+                }
+            }
+            (_, Some(_)) => {
+                return Err(Error::field(
+                    format!("{path}.anchor_b"),
+                    "belongs to distance joints only",
+                ));
+            }
+            (_, None) => {}
+        }
         match (self.kind, self.drive_speed) {
             (JointType::Revolute, Some(speed)) => crate::error::check_range(
                 &format!("{path}.drive_speed"),
@@ -150,6 +187,10 @@ impl JointSpec {
         let anchor = DVec2::new(self.anchor[0], self.anchor[1]);
         let (pose_a, pose_b) = (bodies[a].pose(q), bodies[b].pose(q));
         let local = |pose: crate::model::Pose| pose.inverse_rotate(anchor - pose.position);
+        let anchor_b = self
+            .anchor_b
+            .as_deref()
+            .map_or(anchor, |b| DVec2::new(b[0], b[1]));
         let kind = match self.kind {
             JointType::Revolute => JointKind::Revolute {
                 drive: self.drive_speed,
@@ -163,6 +204,9 @@ impl JointSpec {
                 }
             }
             JointType::Weld => JointKind::Weld,
+            JointType::Distance => JointKind::Distance {
+                length: (anchor_b - anchor).length(),
+            },
         };
         Joint {
             name: self.display_name(index),
@@ -170,7 +214,7 @@ impl JointSpec {
             body_a: a,
             body_b: b,
             anchor_a: local(pose_a),
-            anchor_b: local(pose_b),
+            anchor_b: pose_b.inverse_rotate(anchor_b - pose_b.position),
             angle0: pose_a.angle - pose_b.angle,
         }
     }

@@ -225,6 +225,27 @@ fn joints_are_refused_where_they_cannot_hold_and_named_by_field() {
             r#", "drive_speed": 1e9"#,
             &["joints[0].drive_speed"],
         ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "distance",
+            "",
+            &["joints[0].anchor_b", "required"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "distance",
+            r#", "anchor_b": [0, 0]"#,
+            &["joints[0].anchor_b", "1e-9 m"],
+        ),
+        (
+            r#"["rod", "pivot"]"#,
+            "[0, 0]",
+            "weld",
+            r#", "anchor_b": [1, 0]"#,
+            &["joints[0].anchor_b", "distance joints only"],
+        ),
     ] {
         let joints =
             format!(r#"[{{"type": "{kind}", "bodies": {bodies}, "anchor": {anchor}{more}}}]"#);
@@ -304,9 +325,10 @@ fn each_joint_row_is_the_time_derivative_of_its_equation() {
         r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15], "drive_speed": 2.5}"#,
         r#"{"type": "prismatic", "bodies": ["a", "b"], "anchor": [0.3, 0.15], "axis": [1, 2]}"#,
         r#"{"type": "weld", "bodies": ["a", "b"], "anchor": [0.3, 0.15]}"#,
+        r#"{"type": "distance", "bodies": ["a", "b"], "anchor": [0.2, 0.2], "anchor_b": [0.6, 0.05]}"#,
     ];
     let mut checked = 0;
-    for (joint, equations) in joints.iter().zip([2, 3, 2, 3]) {
+    for (joint, equations) in joints.iter().zip([2, 3, 2, 3, 1]) {
         let sim = two_boxes(joint);
         let system = sim.system();
         // Any velocity (not one the joint allows): the row must still be ∂g/∂q.
@@ -329,7 +351,7 @@ fn each_joint_row_is_the_time_derivative_of_its_equation() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 10);
+    assert_eq!(checked, 11);
 }
 
 #[test]
@@ -484,4 +506,40 @@ fn the_plots_a_mechanism_preset_suggests_name_quantities_of_its_trace() {
             }
         }
     }
+}
+
+#[test]
+fn a_disk_on_a_distance_joint_swings_as_a_simple_pendulum() {
+    // A 1 kg disk hanging 0.8 m from a fixed pivot on a massless link to its centre: the link
+    // leaves the disk's spin free, so the centre is a point mass, θ̈ = −(g/L) sin θ, and the
+    // period is 4K(sin(θ₀/2))/√(g/L).
+    let (length, theta0) = (0.8f64, 1.0f64);
+    let (x, y) = (length * theta0.sin(), -length * theta0.cos());
+    let mut sim = Simulation::from_json(&format!(
+        r#"{{"bodies": [
+            {{"name": "pivot", "fixed": true, "shape": {{"type": "disk", "radius": 0.01}}}},
+            {{"name": "bob", "mass": 1, "position": [{x}, {y}], "shape": {{"type": "disk", "radius": 0.05}}}}],
+          "joints": [{{"name": "link", "type": "distance", "bodies": ["bob", "pivot"], "anchor": [{x}, {y}], "anchor_b": [0, 0]}}],
+          "stepper": {{"kind": "nsga", "dt": 0.00025}}}}"#
+    ))
+    .unwrap();
+    // Turning points: where the bob's horizontal velocity changes sign (interpolated).
+    let (mut turns, mut last) = (Vec::new(), (0.0, 0.0));
+    while turns.len() < 2 {
+        sim.step().unwrap();
+        let j = &sim.last_report().joints[0];
+        assert!(
+            j.constraint[0].abs() <= 1e-10 && j.rate[0].abs() <= 1e-10,
+            "{j:?}"
+        );
+        let (t, vx) = (sim.time(), sim.system().v[0]);
+        if last.1 != 0.0 && (last.1 < 0.0) != (vx < 0.0) {
+            turns.push(last.0 + (t - last.0) * last.1 / (last.1 - vx));
+        }
+        last = (t, vx);
+        assert!(t < 5.0);
+    }
+    let exact = 4.0 * elliptic_k((0.5 * theta0).sin()) / (9.81 / length).sqrt();
+    println!("distance pendulum: T = {} s against {exact} s", turns[1]);
+    assert!((turns[1] - exact).abs() < 1e-3 * exact);
 }

@@ -359,3 +359,40 @@ fn a_pendulum_s_pin_is_drawn_at_the_joint_on_the_rod_s_end() {
     assert_eq!(near.len(), 2);
     assert!(near.iter().all(|d| (d - 0.02).abs() < 1e-12), "{near:?}");
 }
+
+#[test]
+fn a_distance_joint_is_drawn_as_a_link_between_its_two_pinned_points() {
+    let s = sim(r#"{"bodies": [
+            {"name": "pivot", "fixed": true, "shape": {"type": "disk", "radius": 0.01}},
+            {"name": "bob", "mass": 1, "position": [0.3, -0.4], "shape": {"type": "disk", "radius": 0.05}}],
+          "joints": [{"type": "distance", "bodies": ["bob", "pivot"], "anchor": [0.3, -0.4], "anchor_b": [0, 0]}],
+          "stepper": {"kind": "nsga"}}"#);
+    let mut r = Renderer::new(&s);
+    let p = r.picture(&s, W, H, 1.0);
+    let pins: Vec<DVec2> = circles(&p, palette::PIN)
+        .iter()
+        .map(|(c, _)| r.to_world(*c).unwrap())
+        .collect();
+    assert_eq!(pins.len(), 2);
+    let link = p
+        .marks
+        .iter()
+        .find_map(|m| match m {
+            Mark::Path {
+                points,
+                closed: false,
+                style,
+            } if style.stroke == Some(palette::INK) && style.line_width == 2.0 => Some(points),
+            _ => None,
+        })
+        .expect("the link is drawn");
+    let ends = [r.to_world(link[0]).unwrap(), r.to_world(link[1]).unwrap()];
+    // From the bob's centre to the pivot, 0.5 m long, pinned at both ends.
+    assert!((ends[0] - DVec2::new(0.3, -0.4)).length() < 1e-12);
+    assert!(ends[1].length() < 1e-12);
+    assert!(pins.iter().any(|p| p.length() < 1e-12));
+    assert!(
+        pins.iter()
+            .any(|p| (*p - DVec2::new(0.3, -0.4)).length() < 1e-12)
+    );
+}

@@ -71,6 +71,25 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
     let directions: Vec<DVec2> = match joint.kind {
         JointKind::Revolute { .. } | JointKind::Weld => vec![DVec2::X, DVec2::Y],
         JointKind::Prismatic { axis } => vec![axis.perp()],
+        JointKind::Distance { length } => {
+            // |p_A − p_B| − L along n = (p_A − p_B)/|p_A − p_B|: both points move.
+            let separation = (p_a - p_b).extend(0.0);
+            let n = separation.normalize_or(DVec3::X);
+            let arm_b = (p_b - pose_b.position).extend(0.0);
+            return vec![row(
+                (a, b),
+                (index, 0),
+                separation.length() - length,
+                n,
+                p_b.extend(0.0),
+                relative_point_row(system, q, (a, b), (arm, arm_b), n),
+                GapKinematics::PointToPoint {
+                    arm_a: arm,
+                    arm_b,
+                    separation,
+                },
+            )];
+        }
     };
     let mut out: Vec<Contact> = directions
         .into_iter()

@@ -8,7 +8,9 @@
 //!   multiplier is the drive torque;
 //! - **prismatic**: n_B · (p_A − p_B) = 0 with n_B = R_B n̂ normal to the sliding axis, and
 //!   θ_A − θ_B − φ₀ = 0;
-//! - **weld**: the revolute pair and θ_A − θ_B − φ₀ = 0.
+//! - **weld**: the revolute pair and θ_A − θ_B − φ₀ = 0;
+//! - **distance**: |p_A − p_B| − L = 0 (a massless rod between the two points; its row is the
+//!   point-to-point gap's, along the line between them).
 //!
 //! φ₀ is the relative angle at the start.
 
@@ -31,6 +33,11 @@ pub enum JointKind {
     },
     /// The bodies move as one.
     Weld,
+    /// The anchors stay `length` apart.
+    Distance {
+        /// The distance held, m (> 0).
+        length: f64,
+    },
 }
 
 /// A joint between bodies `body_a` and `body_b` (either may be fixed, not both).
@@ -56,6 +63,7 @@ impl Joint {
     /// Number of scalar equations g = 0.
     pub fn equations(&self) -> usize {
         match self.kind {
+            JointKind::Distance { .. } => 1,
             JointKind::Revolute { drive: None } | JointKind::Prismatic { .. } => 2,
             JointKind::Revolute { drive: Some(_) } | JointKind::Weld => 3,
         }
@@ -70,7 +78,7 @@ impl Joint {
     /// one (driven revolute, prismatic, weld).
     pub fn relative_angle(&self, t: f64) -> Option<(f64, f64)> {
         match self.kind {
-            JointKind::Revolute { drive: None } => None,
+            JointKind::Revolute { drive: None } | JointKind::Distance { .. } => None,
             JointKind::Revolute { drive: Some(speed) } => Some((self.angle0 + speed * t, speed)),
             JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0)),
         }

@@ -113,14 +113,20 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
             );
         }
     }
-    // Joints: a pin at each revolute joint's point (on body A; B's coincides to rounding).
+    // Joints: a pin at each joint's point on A (B's coincides to rounding); a distance
+    // joint's massless link as a line to its point on B, pinned there too.
     for joint in &system.joints {
         let at = system.pose(joint.body_a, frame.q).transform(joint.anchor_a);
-        picture.circle(
-            view.px(at),
-            4.0 * px,
-            Style::filled_outline(palette::PIN, palette::INK, 1.5 * px),
-        );
+        let pin = Style::filled_outline(palette::PIN, palette::INK, 1.5 * px);
+        if matches!(joint.kind, crate::model::JointKind::Distance { .. }) {
+            let other = system.pose(joint.body_b, frame.q).transform(joint.anchor_b);
+            picture.line(
+                vec![view.px(at), view.px(other)],
+                Style::stroke(palette::INK, 2.0 * px),
+            );
+            picture.circle(view.px(other), 4.0 * px, pin);
+        }
+        picture.circle(view.px(at), 4.0 * px, pin);
     }
     let near = 0.02 * view.rect[3] / view.scale;
     for c in frame.contacts {
