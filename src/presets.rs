@@ -779,7 +779,7 @@ fn pendulum(v: &Values) -> Scene {
         name: "pin".into(),
         kind: crate::scene_joints::JointType::Revolute,
         bodies: ["rod".into(), "pivot".into()],
-        anchor: vec![0.0, 0.0],
+        anchor: [0.0, 0.0],
         axis: None,
         anchor_b: None,
         drive_speed: None,
@@ -860,7 +860,7 @@ fn slider_crank(v: &Values) -> Scene {
         name: name.into(),
         kind,
         bodies: bodies.map(String::from),
-        anchor: anchor.to_vec(),
+        anchor,
         axis: None,
         anchor_b: None,
         drive_speed: None,
@@ -869,7 +869,7 @@ fn slider_crank(v: &Values) -> Scene {
     let mut drive = joint("drive", Revolute, ["crank", "frame"], [0.0, 0.0]);
     drive.drive_speed = Some(omega);
     let mut guide = joint("guide", Prismatic, ["slider", "frame"], [x_slider, 0.0]);
-    guide.axis = Some(vec![1.0, 0.0]);
+    guide.axis = Some([1.0, 0.0]);
     let mut s = scene(
         "slider-crank",
         9.81,

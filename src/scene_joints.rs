@@ -41,14 +41,23 @@ pub struct JointSpec {
     /// The two bodies it links, by name (either may be fixed, not both).
     pub bodies: [String; 2],
     /// The joint's point in world coordinates at the start, m.
-    pub anchor: Vec<f64>,
+    #[serde(deserialize_with = "crate::scene_fields::array")]
+    pub anchor: [f64; 2],
     /// A prismatic joint's sliding direction in world coordinates at the start (turning
     /// with B), any length > 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub axis: Option<Vec<f64>>,
+    #[serde(
+        default,
+        deserialize_with = "crate::scene_fields::optional_array",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub axis: Option<[f64; 2]>,
     /// A distance joint's point on B, in world coordinates at the start, m (`anchor` is A's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub anchor_b: Option<Vec<f64>>,
+    #[serde(
+        default,
+        deserialize_with = "crate::scene_fields::optional_array",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub anchor_b: Option<[f64; 2]>,
     /// A revolute joint driven at this relative angular speed θ̇_A − θ̇_B, rad/s (its
     /// multiplier is the drive torque).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,15 +98,6 @@ impl JointSpec {
                 "links two fixed bodies; at least one must move",
             ));
         }
-        if self.anchor.len() != 2 {
-            return Err(Error::field(
-                format!("{path}.anchor"),
-                format!(
-                    "must have 2 entries (x, y in m) in a planar scene, got {}",
-                    self.anchor.len()
-                ),
-            ));
-        }
         check_each(
             &format!("{path}.anchor"),
             &self.anchor,
@@ -113,12 +113,6 @@ impl JointSpec {
             }
             (JointType::Prismatic, Some(axis)) => {
                 let field = format!("{path}.axis");
-                if axis.len() != 2 {
-                    return Err(Error::field(
-                        field,
-                        format!("must have 2 entries (x, y), got {}", axis.len()),
-                    ));
-                }
                 check_each(&field, axis, -1e6, 1e6)?;
                 if axis[0].hypot(axis[1]) < 1e-9 {
                     return Err(Error::field(field, "must not be zero (a direction)"));
@@ -141,12 +135,6 @@ impl JointSpec {
             }
             (JointType::Distance, Some(b)) => {
                 let field = format!("{path}.anchor_b");
-                if b.len() != 2 {
-                    return Err(Error::field(
-                        field,
-                        format!("must have 2 entries (x, y in m), got {}", b.len()),
-                    ));
-                }
                 check_each(&field, b, -limits::COORDINATE, limits::COORDINATE)?;
                 let d = (b[0] - self.anchor[0]).hypot(b[1] - self.anchor[1]);
                 if d < 1e-9 {
@@ -184,19 +172,16 @@ impl JointSpec {
     pub fn to_joint(&self, index: usize, bodies: &[Body], q: &nalgebra::DVector<f64>) -> Joint {
         let find = |name: &str| bodies.iter().position(|b| b.name == name).unwrap_or(0);
         let (a, b) = (find(&self.bodies[0]), find(&self.bodies[1]));
-        let anchor = DVec2::new(self.anchor[0], self.anchor[1]);
+        let anchor = DVec2::from(self.anchor);
         let (pose_a, pose_b) = (bodies[a].pose(q), bodies[b].pose(q));
         let local = |pose: crate::model::Pose| pose.inverse_rotate(anchor - pose.position);
-        let anchor_b = self
-            .anchor_b
-            .as_deref()
-            .map_or(anchor, |b| DVec2::new(b[0], b[1]));
+        let anchor_b = self.anchor_b.map_or(anchor, DVec2::from);
         let kind = match self.kind {
             JointType::Revolute => JointKind::Revolute {
                 drive: self.drive_speed,
             },
             JointType::Prismatic => {
-                let axis = self.axis.as_deref().unwrap_or(&[1.0, 0.0]);
+                let axis = self.axis.unwrap_or([1.0, 0.0]);
                 JointKind::Prismatic {
                     axis: pose_b
                         .inverse_rotate(DVec2::new(axis[0], axis[1]))

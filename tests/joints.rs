@@ -174,7 +174,7 @@ fn joints_are_refused_where_they_cannot_hold_and_named_by_field() {
             "[0, 0, 1]",
             "revolute",
             "",
-            &["joints[0].anchor", "2 entries"],
+            &["joints[0].anchor", "2 numbers"],
         ),
         (
             r#"["rod", "pivot"]"#,

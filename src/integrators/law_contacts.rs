@@ -215,6 +215,9 @@ pub(crate) fn report_joints(
     v: &DVector<f64>,
     h: f64,
 ) -> Vec<JointReport> {
+    if !contacts.iter().any(|c| c.bilateral) {
+        return Vec::new();
+    }
     let impulse: std::collections::BTreeMap<crate::contact::ContactKey, f64> = solved
         .iter()
         .flat_map(|s| {

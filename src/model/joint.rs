@@ -60,15 +60,6 @@ pub struct Joint {
 }
 
 impl Joint {
-    /// Number of scalar equations g = 0.
-    pub fn equations(&self) -> usize {
-        match self.kind {
-            JointKind::Distance { .. } => 1,
-            JointKind::Revolute { drive: None } | JointKind::Prismatic { .. } => 2,
-            JointKind::Revolute { drive: Some(_) } | JointKind::Weld => 3,
-        }
-    }
-
     /// True when the joint links bodies `i` and `j` (either order).
     pub fn links(&self, i: usize, j: usize) -> bool {
         (self.body_a == i && self.body_b == j) || (self.body_a == j && self.body_b == i)

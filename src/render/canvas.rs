@@ -11,6 +11,9 @@ pub fn paint(ctx: &CanvasRenderingContext2d, picture: &Picture) -> Result<(), Js
     ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)?;
     ctx.clear_rect(0.0, 0.0, picture.width, picture.height);
     ctx.set_line_join("round");
+    // The dash pattern in force: set only when a mark asks for another (a JS array each time).
+    let mut dash: Option<[f64; 2]> = None;
+    ctx.set_line_dash(&js_sys::Array::new())?;
     for mark in &picture.marks {
         match mark {
             Mark::Path {
@@ -23,7 +26,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, picture: &Picture) -> Result<(), Js
                 if *closed {
                     ctx.close_path();
                 }
-                finish(ctx, style, *closed)?;
+                finish(ctx, style, *closed, &mut dash)?;
             }
             Mark::Segments { pairs, style } => {
                 ctx.begin_path();
@@ -31,7 +34,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, picture: &Picture) -> Result<(), Js
                     ctx.move_to(a[0], a[1]);
                     ctx.line_to(b[0], b[1]);
                 }
-                finish(ctx, style, false)?;
+                finish(ctx, style, false, &mut dash)?;
             }
             Mark::Circle {
                 centre,
@@ -46,7 +49,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, picture: &Picture) -> Result<(), Js
                     0.0,
                     std::f64::consts::TAU,
                 )?;
-                finish(ctx, style, true)?;
+                finish(ctx, style, true, &mut dash)?;
             }
             Mark::Text {
                 at,
@@ -73,8 +76,14 @@ fn trace(ctx: &CanvasRenderingContext2d, points: &[Px]) {
     }
 }
 
-/// Fills (closed shapes only) and strokes the current path as `style` says.
-fn finish(ctx: &CanvasRenderingContext2d, style: &Style, closed: bool) -> Result<(), JsValue> {
+/// Fills (closed shapes only) and strokes the current path as `style` says; `dash` is the
+/// pattern the context holds, changed only when the style's differs.
+fn finish(
+    ctx: &CanvasRenderingContext2d,
+    style: &Style,
+    closed: bool,
+    dash: &mut Option<[f64; 2]>,
+) -> Result<(), JsValue> {
     if let (Some(fill), true) = (style.fill, closed) {
         ctx.set_fill_style_str(fill);
         ctx.fill();
@@ -82,12 +91,15 @@ fn finish(ctx: &CanvasRenderingContext2d, style: &Style, closed: bool) -> Result
     if let Some(stroke) = style.stroke {
         ctx.set_stroke_style_str(stroke);
         ctx.set_line_width(style.line_width);
-        let dash = js_sys::Array::new();
-        if let Some([on, off]) = style.dash {
-            dash.push(&on.into());
-            dash.push(&off.into());
+        if style.dash != *dash {
+            let pattern = js_sys::Array::new();
+            if let Some([on, off]) = style.dash {
+                pattern.push(&on.into());
+                pattern.push(&off.into());
+            }
+            ctx.set_line_dash(&pattern)?;
+            *dash = style.dash;
         }
-        ctx.set_line_dash(&dash)?;
         ctx.stroke();
     }
     Ok(())
