@@ -76,8 +76,94 @@ impl ModalAnalysis {
     }
 }
 
-/// Modes of `contacts` with stiffnesses `stiffness` (N/m) at the system's configuration.
+/// The structure's own stiffness K_s = −∂f/∂q at the current positions (v = 0), when some
+/// body has one (a beam); None for rigid bodies.
+fn structural_stiffness(system: &System) -> Option<DMatrix<f64>> {
+    if system.held_by() != Some("flexible beams") {
+        return None;
+    }
+    let zero = DVector::zeros(system.dofs());
+    system.force_tangent(&system.q, &zero, -1.0, 0.0)
+}
+
+/// Modes of a structure (beams) with its penalty contacts:
+/// (K_s + Jᵀ K_c J) φ = ω² M φ, solved as the symmetric S = L⁻¹ K L⁻ᵀ with M = L Lᵀ.
+/// For rigid bodies (K_s = 0) its non-zero eigenvalues are those of K^½ A K^½.
+fn analyse_structure(
+    system: &System,
+    contacts: &[&Contact],
+    stiffness: &[f64],
+    k_s: DMatrix<f64>,
+) -> ModalAnalysis {
+    let dofs = system.dofs();
+    let mut k = k_s;
+    for (c, &kc) in contacts.iter().zip(stiffness) {
+        let mut j = DVector::zeros(dofs);
+        c.normal_row.add_transpose_to(1.0, &mut j);
+        k += &j * j.transpose() * kc;
+    }
+    let m = system.mass().to_dense();
+    let (Some(chol), true) = (m.clone().cholesky(), k.iter().all(|x| x.is_finite())) else {
+        return ModalAnalysis::empty(dofs);
+    };
+    let l = chol.l();
+    let Some(l_inv) = l.clone().try_inverse() else {
+        return ModalAnalysis::empty(dofs);
+    };
+    let s = &l_inv * &k * l_inv.transpose();
+    let s = (&s + s.transpose()) * 0.5;
+    let gershgorin = (0..dofs)
+        .map(|i| (0..dofs).map(|j| s[(i, j)].abs()).sum::<f64>())
+        .fold(0.0f64, f64::max);
+    let eigen = s.symmetric_eigen();
+    let largest = eigen.eigenvalues.iter().fold(0.0f64, |m, &x| m.max(x));
+    let mut order: Vec<usize> = (0..dofs).collect();
+    order.sort_by(|&i, &j| eigen.eigenvalues[i].total_cmp(&eigen.eigenvalues[j]));
+    let rows: Vec<_> = contacts.iter().map(|c| c.normal_row.clone()).collect();
+    let delassus = Delassus::new(system.mass(), rows);
+    let a = delassus.dense();
+    let rank = if contacts.is_empty() {
+        0
+    } else {
+        jacobian_rank(&delassus, dofs)
+    };
+    let mut analysis = ModalAnalysis {
+        omega: vec![],
+        decoupled_omega: (0..contacts.len())
+            .map(|i| (stiffness[i] * a[(i, i)]).sqrt())
+            .collect(),
+        zero_modes: contacts.len() - rank,
+        free_motions: 0,
+        mode_shapes: vec![],
+        generalized_shapes: vec![],
+        omega_max_bound: gershgorin.sqrt(),
+    };
+    for i in order {
+        let lambda = eigen.eigenvalues[i];
+        if lambda <= ZERO_EIGENVALUE * largest {
+            analysis.free_motions += 1;
+            continue;
+        }
+        // φ = L⁻ᵀ y has φᵀ M φ = yᵀ y = 1.
+        let mut phi = l_inv.transpose() * eigen.eigenvectors.column(i);
+        fix_sign(phi.as_mut_slice());
+        let mut xi: Vec<f64> = contacts.iter().map(|c| c.normal_row.dot(&phi)).collect();
+        if xi.iter().any(|x| *x != 0.0) {
+            normalise_max(&mut xi);
+        }
+        analysis.omega.push(lambda.sqrt());
+        analysis.mode_shapes.push(xi);
+        analysis.generalized_shapes.push(phi.as_slice().to_vec());
+    }
+    analysis
+}
+
+/// Modes of `contacts` with stiffnesses `stiffness` (N/m) at the system's configuration;
+/// with a structure's own stiffness too when the system has beams.
 pub fn analyse(system: &System, contacts: &[&Contact], stiffness: &[f64]) -> ModalAnalysis {
+    if let Some(k_s) = structural_stiffness(system) {
+        return analyse_structure(system, contacts, stiffness, k_s);
+    }
     let n = contacts.len();
     let dofs = system.dofs();
     if n == 0 {
@@ -255,7 +341,7 @@ pub fn static_equilibrium(
     stiffness: &[f64],
 ) -> (DVector<f64>, Vec<f64>) {
     let dofs = system.dofs();
-    let mut g = DMatrix::zeros(dofs, dofs);
+    let mut g = structural_stiffness(system).unwrap_or_else(|| DMatrix::zeros(dofs, dofs));
     let mut rhs = system.generalized_forces(&system.q, &system.v, system.t);
     for (c, &k) in contacts.iter().zip(stiffness) {
         let mut j = DVector::zeros(dofs);

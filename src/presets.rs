@@ -566,6 +566,7 @@ fn moving(name: &str, mass: f64, position: [f64; 2], shape: ShapeSpec) -> BodySp
 
 fn scene(name: &str, gravity: f64, bodies: Vec<BodySpec>, forces: Vec<ForceSpec>) -> Scene {
     Scene {
+        beams: Vec::new(),
         name: name.into(),
         gravity: Some(vec![0.0, -gravity]),
         bodies,

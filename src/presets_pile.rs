@@ -109,6 +109,7 @@ fn pile_scene(
     v: &Values,
 ) -> Scene {
     let mut s = Scene {
+        beams: Vec::new(),
         name: name.into(),
         gravity: Some(gravity),
         bodies,

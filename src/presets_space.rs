@@ -38,6 +38,7 @@ fn body(name: &str, mass: f64, position: [f64; 3], shape: SpatialShapeSpec) -> S
 /// A scene in space with gravity g along −z and the given bodies.
 fn space(name: &str, g: f64, bodies: Vec<SpatialBodySpec>, stepper: &str, dt: f64) -> Scene {
     let mut s = Scene {
+        beams: Vec::new(),
         name: name.into(),
         gravity: Some(vec![0.0, 0.0, -g]),
         bodies: vec![],

@@ -12,6 +12,7 @@ use crate::integrators::{
 use crate::laws::NewtonOptions;
 use crate::lcp::{LcpSolverKind, PgsOptions};
 use crate::model::{AppliedForce, Body, BodyKind, FixedBody, PlanarRigid, Pose, System};
+pub use crate::scene_beams::BeamSpec;
 pub use crate::scene_joints::JointSpec;
 pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
@@ -30,6 +31,9 @@ pub struct Scene {
     /// Planar bodies; a scene has these or `spatial_bodies`, and at least one must move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
+    /// Flexible beams (planar scenes), beside the rigid bodies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub beams: Vec<BeamSpec>,
     /// Spatial bodies (spheres on planes), for a scene in space.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spatial_bodies: Vec<SpatialBodySpec>,
@@ -323,7 +327,7 @@ impl Scene {
         check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
         let fixed = self.bodies.iter().filter(|b| b.fixed).count()
             + self.spatial_bodies.iter().filter(|b| b.fixed).count();
-        let moving = self.bodies.len() + self.spatial_bodies.len() - fixed;
+        let moving = self.bodies.len() + self.spatial_bodies.len() + self.beams.len() - fixed;
         let list = if self.is_spatial() {
             "spatial_bodies"
         } else {
@@ -353,16 +357,23 @@ impl Scene {
         self.material.validate("material")?;
         self.stepper.to_kind()?;
         self.validate_joint_count()?;
+        self.validate_beam_stepper()?;
         if self.is_spatial() {
+            if !self.beams.is_empty() {
+                return Err(Error::field(
+                    "beams",
+                    "beams live in planar scenes (bodies), not beside spatial_bodies",
+                ));
+            }
             return self.validate_spatial();
         }
-        if self.bodies.is_empty() {
+        if self.bodies.is_empty() && self.beams.is_empty() {
             return Err(Error::field(
                 "bodies",
                 "must list at least one body (or spatial_bodies for a scene in space)",
             ));
         }
-        if self.bodies.iter().all(|b| b.fixed) {
+        if self.beams.is_empty() && self.bodies.iter().all(|b| b.fixed) {
             return Err(Error::field(
                 "bodies",
                 "at least one body must move (fixed: false)",
@@ -374,6 +385,11 @@ impl Scene {
             check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
+        for (i, b) in self.beams.iter().enumerate() {
+            let path = format!("beams[{i}]");
+            check_name(&path, &b.name, &mut names)?;
+            b.validate(&path)?;
+        }
         self.validate_forces()?;
         let bodies: Vec<(&str, bool)> = self
             .bodies
@@ -381,7 +397,36 @@ impl Scene {
             .map(|b| (b.name.as_str(), b.fixed))
             .collect();
         for (i, joint) in self.joints.iter().enumerate() {
-            joint.validate(&format!("joints[{i}]"), &bodies)?;
+            let path = format!("joints[{i}]");
+            for (k, name) in joint.bodies.iter().enumerate() {
+                if self.beams.iter().any(|b| &b.name == name) {
+                    return Err(Error::field(
+                        format!("{path}.bodies[{k}]"),
+                        format!(
+                            "'{name}' is a beam; joints to beams are not available yet (hold a beam's ends by its supports)"
+                        ),
+                    ));
+                }
+            }
+            joint.validate(&path, &bodies)?;
+        }
+        Ok(())
+    }
+
+    /// Beams run under NSGA (implicit in their elastic forces) and Moreau–Jean.
+    fn validate_beam_stepper(&self) -> Result<()> {
+        if self.beams.is_empty() {
+            return Ok(());
+        }
+        let kind = self.stepper.to_kind()?;
+        if !matches!(kind.name(), "nsga" | "moreau-jean") {
+            return Err(Error::field(
+                "stepper.kind",
+                format!(
+                    "a scene with beams runs under nsga or moreau-jean (the steppers that take flexible bodies so far); got {}",
+                    kind.name()
+                ),
+            ));
         }
         Ok(())
     }
@@ -433,6 +478,7 @@ impl Scene {
             self.bodies
                 .iter()
                 .map(|b| (b.name.as_str(), b.fixed))
+                .chain(self.beams.iter().map(|b| (b.name.as_str(), false)))
                 .collect()
         };
         for (i, f) in self.forces.iter().enumerate() {
@@ -488,6 +534,7 @@ impl Scene {
     pub fn build(&self) -> Result<(System, ContactSettings, StepperKind)> {
         self.validate()?;
         let mut bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
+        bodies.extend(self.beams.iter().map(BeamSpec::to_body));
         bodies.extend(self.spatial_bodies.iter().map(SpatialBodySpec::to_body));
         let spatial = self.is_spatial();
         let forces = self

@@ -514,7 +514,7 @@ impl Simulation {
                 let (q, v) = b.coordinate_names();
                 BodyLayout {
                     name: b.name.clone(),
-                    columns: q.iter().chain(v).copied().collect(),
+                    columns: q.into_iter().chain(v).collect(),
                 }
             })
             .collect()
@@ -790,16 +790,18 @@ impl Simulation {
 
     /// Every stepper as offered for this scene: available or not, and what it leaves out.
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
-        crate::integrators::offers(&self.settings.material, !self.system.joints.is_empty())
+        crate::integrators::offers(&self.settings.material, self.system.held_by())
     }
 
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
-        if !self.system.joints.is_empty() && !matches!(name, "nsga" | "moreau-jean") {
+        if let Some(what) = self.system.held_by()
+            && !matches!(name, "nsga" | "moreau-jean")
+        {
             return Err(Error::field(
                 "stepper",
                 format!(
-                    "this scene has joints, which only nsga and moreau-jean hold so far; got {name}"
+                    "this scene has {what}, which only nsga and moreau-jean take so far; got {name}"
                 ),
             ));
         }

@@ -110,7 +110,7 @@ pub struct BodyLayout {
     /// Body name (the column prefix).
     pub name: String,
     /// Column names with units, q first then v, e.g. `x [m]`, `qw [1]`, `omega [rad/s]`.
-    pub columns: Vec<&'static str>,
+    pub columns: Vec<String>,
 }
 
 /// The numbers of each contact in the wasm `contactData()` array, in order, with units: one

@@ -15,6 +15,7 @@
 //! [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
 //! one dispatcher: adding a pair is one file and one arm there.
 
+pub mod beam_pairs;
 pub mod box_box;
 pub mod box_plane;
 pub mod broad_phase;
@@ -57,6 +58,16 @@ pub enum Shape {
         /// Half extents along the body's x, y and z, m.
         half_extents: DVec3,
     },
+    /// A flexible beam's centreline (the polyline through its nodes, see
+    /// [`crate::model::PlanarBeam`]) and its surface `half_thickness` from it.
+    Beam {
+        /// Half the section's height, m.
+        half_thickness: f64,
+        /// Undeformed length, m.
+        length: f64,
+        /// Number of nodes.
+        nodes: usize,
+    },
 }
 
 impl Shape {
@@ -68,6 +79,7 @@ impl Shape {
             Shape::Box { half_extents } => 2.0 * half_extents.x.min(half_extents.y),
             Shape::Cuboid { half_extents } => 2.0 * half_extents.min_element(),
             Shape::Disk { radius } | Shape::Sphere { radius } => 2.0 * radius,
+            Shape::Beam { half_thickness, .. } => 2.0 * half_thickness,
         }
     }
 
@@ -81,6 +93,7 @@ impl Shape {
             Shape::Box { .. } => 4,
             Shape::Cuboid { .. } => 8,
             Shape::Disk { .. } | Shape::Sphere { .. } => 1,
+            Shape::Beam { nodes, .. } => *nodes,
             Shape::HalfPlane | Shape::Plane => 0,
         }
     }
@@ -92,6 +105,13 @@ impl Shape {
             Shape::Box { half_extents } => half_extents.length(),
             Shape::Cuboid { half_extents } => half_extents.length(),
             Shape::Disk { radius } | Shape::Sphere { radius } => *radius,
+            // Every point of the centreline is within its arc length of the tip (the
+            // reference point); strains are small, so 1.1 L bounds it.
+            Shape::Beam {
+                half_thickness,
+                length,
+                ..
+            } => 1.1 * length + half_thickness,
         }
     }
 
@@ -104,6 +124,7 @@ impl Shape {
             Shape::Plane => "plane",
             Shape::Sphere { .. } => "sphere",
             Shape::Cuboid { .. } => "cuboid",
+            Shape::Beam { .. } => "beam",
         }
     }
 }
@@ -198,7 +219,7 @@ impl GapKinematics {
 }
 
 /// What one body presents to the detector: shape, pose and optional feet.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Collider<'a> {
     /// The shape.
     pub shape: &'a Shape,
@@ -210,6 +231,8 @@ pub struct Collider<'a> {
     pub orientation: DQuat,
     /// Body-fixed contact points that replace corners as the body's point features.
     pub feet: &'a [DVec3],
+    /// A beam's node centres in world axes (empty for rigid bodies), m.
+    pub nodes: Vec<DVec2>,
 }
 
 impl Collider<'_> {
@@ -311,6 +334,9 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, Contac
 
 /// Contacts of A's point features (or A's disk) against B's surface.
 fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<ContactGeometry> {
+    if let Some(found) = detect_beam(a, b, margin) {
+        return found;
+    }
     let points = a.point_features();
     let disk_radius = match a.shape {
         Shape::Disk { radius } => Some(*radius),
@@ -390,6 +416,7 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                 margin,
             ),
         },
+        Shape::Beam { .. } => vec![],
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
             Some(ra) if points.is_empty() && first => {
@@ -399,5 +426,29 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
             }
             _ => vec![],
         },
+    }
+}
+
+/// A beam's pairs (its nodes on a half-plane; a disk on it), None when neither is a beam.
+/// Other pairs with a beam find no contact yet.
+fn detect_beam(a: &Collider, b: &Collider, margin: f64) -> Option<Vec<ContactGeometry>> {
+    match (a.shape, b.shape) {
+        (Shape::Beam { half_thickness, .. }, Shape::HalfPlane) => Some(beam_pairs::nodes_on_plane(
+            &a.nodes,
+            *half_thickness,
+            a.pose.position,
+            b.pose,
+            margin,
+        )),
+        (Shape::Disk { radius }, Shape::Beam { half_thickness, .. }) => {
+            Some(beam_pairs::disk_on_beam(
+                *radius,
+                a.pose.position,
+                (&b.nodes, *half_thickness, b.pose.position),
+                margin,
+            ))
+        }
+        (Shape::Beam { .. }, _) | (_, Shape::Beam { .. }) => Some(Vec::new()),
+        _ => None,
     }
 }

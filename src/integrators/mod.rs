@@ -350,7 +350,8 @@ pub struct StepperOffer {
 /// Every stepper as offered for a scene with this material: all of them run every scene of
 /// rigid bodies without joints; the notes say what each leaves out. Scenes with joints run
 /// under NSGA and Moreau–Jean, so far.
-pub fn offers(material: &ContactMaterial, joints: bool) -> Vec<StepperOffer> {
+pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOffer> {
+    let joints = needs.is_some();
     let resistance = material.rolling_resistance > 0.0 || material.spinning_resistance > 0.0;
     STEPPER_NAMES
         .iter()
@@ -379,7 +380,16 @@ pub fn offers(material: &ContactMaterial, joints: bool) -> Vec<StepperOffer> {
             }
             let available = !joints || matches!(name, "nsga" | "moreau-jean");
             if !available {
-                notes = vec!["does not hold joints yet (nsga and moreau-jean do)"];
+                notes = vec![match needs {
+                    Some("flexible beams") => {
+                        "does not take flexible beams yet (nsga and moreau-jean do)"
+                    }
+                    _ => "does not hold joints yet (nsga and moreau-jean do)",
+                }];
+            } else if needs == Some("flexible beams") && name == "moreau-jean" {
+                notes.push(
+                    "elastic forces explicit: stable only below the beam's step limit 2/ω_max",
+                );
             } else if joints && name == "moreau-jean" {
                 notes.push("joints held at velocity level, then positions projected onto them");
             }

@@ -3,6 +3,7 @@
 use glam::{DMat3, DQuat, DVec2, DVec3};
 use nalgebra::{DMatrix, DVector};
 
+use super::beam::PlanarBeam;
 use super::fixed::FixedBody;
 use super::kind::BodyModel;
 use super::planar::PlanarRigid;
@@ -59,6 +60,8 @@ pub enum BodyKind {
     Planar(PlanarRigid),
     /// A rigid body in space ([`SpatialRigid`]).
     Spatial(SpatialRigid),
+    /// A flexible beam in the plane ([`PlanarBeam`]).
+    Beam(PlanarBeam),
 }
 
 impl BodyKind {
@@ -68,6 +71,7 @@ impl BodyKind {
             BodyKind::Fixed(b) => b,
             BodyKind::Planar(b) => b,
             BodyKind::Spatial(b) => b,
+            BodyKind::Beam(b) => b,
         }
     }
 }
@@ -148,7 +152,7 @@ impl Body {
 
     /// Names with units of this body's generalized positions and velocities, in q and v
     /// order: the trace, CSV and pose-array layout of its kind.
-    pub fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
+    pub fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
         self.model().coordinate_names()
     }
 

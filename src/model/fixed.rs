@@ -78,7 +78,7 @@ impl BodyModel for FixedBody {
     fn jacobian(&self, _linear: DVec3, _angular: DVec3, _out: &mut Vec<(usize, f64)>) {}
     fn add_forces(&self, _q: &[f64], _v: &[f64], _gravity: DVec3, _f: &mut [f64]) {}
     fn displace(&self, _q: &[f64], _delta: &[f64], _out: &mut [f64]) {}
-    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], &[])
+    fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        (Vec::new(), Vec::new())
     }
 }

@@ -66,6 +66,11 @@ impl AppliedForce {
         }
     }
 
+    /// True when the load does not depend on positions or velocities (a spring does).
+    pub fn is_constant_in_state(&self) -> bool {
+        !matches!(self.law, ForceLaw::Spring { .. })
+    }
+
     /// Adds this load's generalized force to `f`.
     pub fn add_to(
         &self,

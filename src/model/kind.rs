@@ -67,8 +67,31 @@ pub trait BodyModel {
     }
     /// Adds gravity and the body's own velocity-dependent forces (gyroscopic) to `f`.
     fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]);
+    /// True when [`BodyModel::add_forces`] depends on q or v (internal or gyroscopic forces):
+    /// an implicit stepper must then iterate on them.
+    fn forces_depend_on_state(&self) -> bool {
+        false
+    }
+    /// Adds `kq`·∂f/∂q + `kv`·∂f/∂v of the body's own forces to `out` (the body's dofs ×
+    /// dofs block) and returns true; false when the kind gives no analytic tangent (the
+    /// stepper then differentiates numerically).
+    fn add_force_tangent(
+        &self,
+        _q: &[f64],
+        _v: &[f64],
+        _kq: f64,
+        _kv: f64,
+        _out: &mut DMatrix<f64>,
+    ) -> bool {
+        !self.forces_depend_on_state()
+    }
+    /// Potential energy of gravity and of the body's own elastic forces, J (zero at the
+    /// origin): −m g·x for a rigid body.
+    fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
+        -self.mass() * gravity.dot(self.position(q))
+    }
     /// Writes q ⊕ Δ into `out` (vector addition, or the exponential map for a rotation).
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]);
     /// Names with units of the generalized positions and velocities (trace and CSV layout).
-    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]);
+    fn coordinate_names(&self) -> (Vec<String>, Vec<String>);
 }

@@ -9,7 +9,9 @@
 //! velocities (v, ω) in world axes) are such a kind: their q block has seven entries and their
 //! v block six, and the position update uses the exponential map on the quaternion.
 
+pub mod beam;
 pub mod body;
+pub mod corotational;
 pub mod fixed;
 pub mod forces;
 pub mod joint;
@@ -18,6 +20,7 @@ pub mod mass;
 pub mod planar;
 pub mod spatial;
 
+pub use beam::{BeamMass, BeamSection, PlanarBeam, Support};
 pub use body::{Body, BodyKind, Pose};
 pub use fixed::FixedBody;
 pub use forces::{AppliedForce, ForceLaw};
@@ -186,12 +189,73 @@ impl System {
         0.5 * v.dot(&self.mass.apply(v))
     }
 
-    /// Gravitational potential energy −Σ m g·x, J (zero at the origin).
+    /// Potential energy, J: gravity's −Σ m g·x (zero at the origin) and the elastic energy
+    /// of flexible bodies.
     pub fn potential_energy(&self, q: &DVector<f64>) -> f64 {
         self.bodies
             .iter()
-            .map(|b| -b.mass() * self.gravity.dot(b.position3(q)))
+            .map(|b| b.model().potential_energy(b.q_of(q), self.gravity))
             .sum()
+    }
+
+    /// `kq`·∂f/∂q + `kv`·∂f/∂v of the generalized forces from the bodies' own tangents, or
+    /// None when some body or load gives none (the caller differentiates numerically).
+    pub fn force_tangent(
+        &self,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
+        kq: f64,
+        kv: f64,
+    ) -> Option<nalgebra::DMatrix<f64>> {
+        let loads_constant = self
+            .forces
+            .iter()
+            .chain(&self.pushes)
+            .all(|l| l.is_constant_in_state());
+        if !loads_constant {
+            return None;
+        }
+        let n = self.dofs();
+        let mut k = nalgebra::DMatrix::zeros(n, n);
+        for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
+            if !body.model().forces_depend_on_state() {
+                continue;
+            }
+            let (o, d) = (body.v_offset, body.dofs());
+            let mut block = nalgebra::DMatrix::zeros(d, d);
+            if !body
+                .model()
+                .add_force_tangent(body.q_of(q), body.v_of(v), kq, kv, &mut block)
+            {
+                return None;
+            }
+            k.view_mut((o, o), (d, d)).copy_from(&block);
+        }
+        Some(k)
+    }
+
+    /// What restricts this system to the steppers that hold constraints and flexible bodies
+    /// (NSGA and Moreau–Jean): "flexible beams" or "joints", None when nothing does.
+    pub fn held_by(&self) -> Option<&'static str> {
+        if self
+            .bodies
+            .iter()
+            .any(|b| matches!(b.kind, BodyKind::Beam(_)))
+        {
+            Some("flexible beams")
+        } else if !self.joints.is_empty() {
+            Some("joints")
+        } else {
+            None
+        }
+    }
+
+    /// True when some body's own forces depend on the state (a flexible body, a gyroscopic
+    /// one).
+    pub fn has_state_forces(&self) -> bool {
+        self.bodies
+            .iter()
+            .any(|b| b.model().forces_depend_on_state())
     }
 
     /// Index of the body called `name`.

@@ -13,6 +13,12 @@ pub const PLANAR_COORDINATES: (&[&str], &[&str]) = (
     &["vx [m/s]", "vy [m/s]", "omega [rad/s]"],
 );
 
+/// A constant name table as owned names (the form [`BodyModel::coordinate_names`] returns).
+pub(crate) fn names((q, v): (&[&str], &[&str])) -> (Vec<String>, Vec<String>) {
+    let own = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+    (own(q), own(v))
+}
+
 /// A rigid body moving in the plane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanarRigid {
@@ -82,7 +88,7 @@ impl BodyModel for PlanarRigid {
             out[k] = q[k] + delta[k];
         }
     }
-    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        PLANAR_COORDINATES
+    fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        names(PLANAR_COORDINATES)
     }
 }

@@ -100,6 +100,9 @@ impl BodyModel for SpatialRigid {
             out.push((3 + k, angular[k]));
         }
     }
+    fn forces_depend_on_state(&self) -> bool {
+        true
+    }
     /// Gravity and the gyroscopic term −ω × (I ω).
     fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]) {
         let (_, w) = self.twist(v);
@@ -123,7 +126,7 @@ impl BodyModel for SpatialRigid {
         out[5] = r.y;
         out[6] = r.z;
     }
-    fn coordinate_names(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        SPATIAL_COORDINATES
+    fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        super::planar::names(SPATIAL_COORDINATES)
     }
 }

@@ -96,6 +96,18 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
                 let rim = view.px(pose.transform(DVec2::new(*radius, 0.0)));
                 picture.line(vec![centre, rim], Style::stroke(palette::INK, 1.5 * px));
             }
+            Shape::Beam { half_thickness, .. } => {
+                if let crate::model::BodyKind::Beam(beam) = &body.kind {
+                    // The deformed centreline from the elements' Hermite shape functions,
+                    // widened to the section's height (at least 3 px so a thin rod shows).
+                    let half = half_thickness.max(1.5 * px / view.scale);
+                    let line = beam.centreline(body.q_of(frame.q), 8);
+                    let mut outline_px: Vec<[f64; 2]> =
+                        line.iter().map(|(p, n)| view.px(*p + *n * half)).collect();
+                    outline_px.extend(line.iter().rev().map(|(p, n)| view.px(*p - *n * half)));
+                    picture.polygon(outline_px, outline);
+                }
+            }
             Shape::Plane | Shape::Sphere { .. } | Shape::Cuboid { .. } => {}
         }
         // Feet: the body-fixed points that carry its contacts.

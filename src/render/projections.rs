@@ -212,6 +212,7 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &ProjectionFrame) -> 
                     cuboid(picture, view, &corners.map(project), px);
                 }
             }
+            Shape::Beam { .. } => {}
             Shape::Sphere { radius } => {
                 for (view, project) in [(&sv, side as fn(DVec3) -> DVec2), (&tv, top)] {
                     sphere(picture, view, p, r, *radius, project, px);

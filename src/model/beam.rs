@@ -1,0 +1,514 @@
+//! A flexible beam in the plane: n co-rotational Euler–Bernoulli elements on n + 1 nodes (x, y, θ), supports held, constant mass.
+//!
+//! The beam is one body whose generalized coordinates are its nodes' (x, y, θ), θ the
+//! angle of the centreline tangent, less the coordinates its supports hold (a pinned end
+//! holds x and y, a clamped end also θ, a roller y). Its elements are the co-rotational
+//! element of [`super::corotational`]; their internal forces and exact tangent come through
+//! [`BodyModel::add_forces`] and [`BodyModel::add_force_tangent`], so the steppers integrate
+//! it like any body.
+//!
+//! **Mass.** Constant, so the steppers need no inertial terms beyond M a:
+//!
+//! - `lumped` (HRZ lumping of the Hermite element): m/2 at each node in x and y, and a
+//!   rotary inertia m l₀²/78 (the consistent 4l²/420 scaled as the translations are);
+//! - `consistent`: the Hermite element's transverse mass m/420 [156 54; 54 156] in both x and
+//!   y, and its rotary block m l₀²/420 [4 −3; −3 4]. The translation–rotation coupling of the
+//!   Hermite element (the 22l, 13l terms) turns with the chord, so it is left out: what stays
+//!   is the part of the consistent mass that does not depend on the configuration.
+//!
+//! Gravity is the consistent load M·g, and its potential −(M g)·x. Rayleigh damping
+//! C = a M + b K_t(q) is optional. The reference point (the body's `position`, where loads
+//! act and what the trace's x, y follow) is the last node, the tip.
+//!
+//! **Material points.** A point of the beam is located by its nearest point on the chord
+//! polyline (element e, fraction s ∈ [0, 1]); it moves as the chord point, (1 − s) ẋ_e +
+//! s ẋ_{e+1}, plus the section's rotation (1 − s) θ̇_e + s θ̇_{e+1} about it. Contacts use
+//! the polyline as the centreline, exact at the nodes and within the sagitta κ l₀²/8 between
+//! them.
+
+use glam::{DQuat, DVec2, DVec3};
+use nalgebra::DMatrix;
+
+use super::Pose;
+use super::corotational::{Element, ElementState, SectionStiffness};
+use super::kind::BodyModel;
+
+/// How an end of the beam is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// Nothing held.
+    Free,
+    /// x and y held, free to turn.
+    Pinned,
+    /// x, y and θ held.
+    Clamped,
+    /// y held (a roller on a horizontal surface).
+    Roller,
+}
+
+impl Support {
+    /// Which of the node's (x, y, θ) the support holds.
+    fn holds(self) -> [bool; 3] {
+        match self {
+            Support::Free => [false; 3],
+            Support::Pinned => [true, true, false],
+            Support::Clamped => [true; 3],
+            Support::Roller => [false, true, false],
+        }
+    }
+}
+
+/// How the beam's mass is distributed over its nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BeamMass {
+    /// Diagonal (HRZ lumping).
+    Lumped,
+    /// The configuration-independent part of the Hermite consistent mass.
+    Consistent,
+}
+
+/// The beam's material and section.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BeamSection {
+    /// EA and EI.
+    pub stiffness: SectionStiffness,
+    /// Mass per length ρA, kg/m.
+    pub mass_per_length: f64,
+    /// Half the section's height: the contact surface lies this far from the centreline, m.
+    pub half_thickness: f64,
+}
+
+/// A flexible beam in the plane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanarBeam {
+    /// Section and material.
+    pub section: BeamSection,
+    /// Rayleigh damping C = a M + b K_t: (a in 1/s, b in s).
+    pub damping: (f64, f64),
+    elements: Vec<Element>,
+    /// Every node's initial (x, y, θ): held coordinates keep these values.
+    nodes0: Vec<[f64; 3]>,
+    velocity0: Vec<[f64; 3]>,
+    /// Indices (3·node + k) of the coordinates that are generalized coordinates.
+    free: Vec<usize>,
+    /// For each node coordinate, its place in q (None when held).
+    slot: Vec<Option<usize>>,
+    /// The mass matrix over all node coordinates.
+    mass_full: DMatrix<f64>,
+    /// M·(1, 0, 0, 1, 0, 0, …) and M·(0, 1, 0, 0, 1, 0, …): gravity's consistent load per m/s².
+    weight: [Vec<f64>; 2],
+    total_mass: f64,
+}
+
+impl PlanarBeam {
+    /// A straight beam from `start` to `end` in `elements` equal elements, moving at
+    /// `velocity`, its ends held by `supports` (start, end).
+    pub fn straight(
+        (start, end): (DVec2, DVec2),
+        elements: usize,
+        section: BeamSection,
+        supports: (Support, Support),
+        mass: BeamMass,
+        velocity: DVec2,
+    ) -> Self {
+        let n = elements.max(1);
+        let axis = end - start;
+        let angle = libm::atan2(axis.y, axis.x);
+        let nodes0: Vec<[f64; 3]> = (0..=n)
+            .map(|k| {
+                let p = start + axis * (k as f64 / n as f64);
+                [p.x, p.y, angle]
+            })
+            .collect();
+        let velocity0 = vec![[velocity.x, velocity.y, 0.0]; n + 1];
+        Self::from_nodes(nodes0, velocity0, section, supports, mass)
+    }
+
+    /// A beam through the given reference nodes (x, y, θ) with initial node velocities.
+    pub fn from_nodes(
+        nodes0: Vec<[f64; 3]>,
+        velocity0: Vec<[f64; 3]>,
+        section: BeamSection,
+        supports: (Support, Support),
+        mass: BeamMass,
+    ) -> Self {
+        let count = nodes0.len();
+        let elements: Vec<Element> = nodes0
+            .windows(2)
+            .map(|w| Element::new(w[0], w[1]))
+            .collect();
+        let mut held = vec![false; 3 * count];
+        for (node, support) in [(0, supports.0), (count - 1, supports.1)] {
+            for (k, h) in support.holds().iter().enumerate() {
+                held[3 * node + k] |= *h;
+            }
+        }
+        let free: Vec<usize> = (0..3 * count).filter(|&i| !held[i]).collect();
+        let mut slot = vec![None; 3 * count];
+        for (k, &i) in free.iter().enumerate() {
+            slot[i] = Some(k);
+        }
+        let mass_full = Self::assemble_mass(&elements, section.mass_per_length, mass, count);
+        let column = |k: usize| -> Vec<f64> {
+            (0..3 * count)
+                .map(|i| (0..count).map(|n| mass_full[(i, 3 * n + k)]).sum())
+                .collect()
+        };
+        let weight = [column(0), column(1)];
+        let total_mass = elements
+            .iter()
+            .map(|e| e.length * section.mass_per_length)
+            .sum();
+        Self {
+            section,
+            damping: (0.0, 0.0),
+            elements,
+            nodes0,
+            velocity0,
+            free,
+            slot,
+            mass_full,
+            weight,
+            total_mass,
+        }
+    }
+
+    fn assemble_mass(
+        elements: &[Element],
+        rho_a: f64,
+        model: BeamMass,
+        nodes: usize,
+    ) -> DMatrix<f64> {
+        let mut m = DMatrix::zeros(3 * nodes, 3 * nodes);
+        for (e, el) in elements.iter().enumerate() {
+            let me = rho_a * el.length;
+            let l2 = el.length * el.length;
+            let (i, j) = (3 * e, 3 * (e + 1));
+            match model {
+                BeamMass::Lumped => {
+                    for base in [i, j] {
+                        m[(base, base)] += 0.5 * me;
+                        m[(base + 1, base + 1)] += 0.5 * me;
+                        m[(base + 2, base + 2)] += me * l2 / 78.0;
+                    }
+                }
+                BeamMass::Consistent => {
+                    let (d, o) = (156.0 * me / 420.0, 54.0 * me / 420.0);
+                    let (rd, ro) = (4.0 * me * l2 / 420.0, -3.0 * me * l2 / 420.0);
+                    for k in 0..2 {
+                        m[(i + k, i + k)] += d;
+                        m[(j + k, j + k)] += d;
+                        m[(i + k, j + k)] += o;
+                        m[(j + k, i + k)] += o;
+                    }
+                    m[(i + 2, i + 2)] += rd;
+                    m[(j + 2, j + 2)] += rd;
+                    m[(i + 2, j + 2)] += ro;
+                    m[(j + 2, i + 2)] += ro;
+                }
+            }
+        }
+        m
+    }
+
+    /// Sets Rayleigh damping C = a M + b K_t.
+    pub fn with_damping(mut self, a: f64, b: f64) -> Self {
+        self.damping = (a, b);
+        self
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.nodes0.len()
+    }
+
+    /// The elements (reference lengths and rotations).
+    pub fn elements(&self) -> &[Element] {
+        &self.elements
+    }
+
+    /// Undeformed length, m.
+    pub fn length(&self) -> f64 {
+        self.elements.iter().map(|e| e.length).sum()
+    }
+
+    /// Every node's (x, y, θ) at generalized positions `q` (held ones at their values).
+    pub fn node_coordinates(&self, q: &[f64]) -> Vec<[f64; 3]> {
+        let mut out = self.nodes0.clone();
+        for (k, &i) in self.free.iter().enumerate() {
+            out[i / 3][i % 3] = q[k];
+        }
+        out
+    }
+
+    /// Every node's velocity (ẋ, ẏ, θ̇) at generalized velocities `v` (held: zero).
+    fn node_velocities(&self, v: &[f64]) -> Vec<[f64; 3]> {
+        let mut out = vec![[0.0; 3]; self.nodes()];
+        for (k, &i) in self.free.iter().enumerate() {
+            out[i / 3][i % 3] = v[k];
+        }
+        out
+    }
+
+    /// The element states at positions `q`.
+    fn states(&self, nodes: &[[f64; 3]]) -> Vec<ElementState> {
+        self.elements
+            .iter()
+            .enumerate()
+            .map(|(e, el)| el.state(self.section.stiffness, nodes[e], nodes[e + 1]))
+            .collect()
+    }
+
+    /// Strain energy Σ V_e at positions `q`, J.
+    pub fn strain_energy(&self, q: &[f64]) -> f64 {
+        let nodes = self.node_coordinates(q);
+        self.elements
+            .iter()
+            .zip(self.states(&nodes))
+            .map(|(el, st)| el.energy(self.section.stiffness, &st))
+            .sum()
+    }
+
+    /// The assembled tangent stiffness K_t over all node coordinates.
+    fn tangent_full(&self, states: &[ElementState]) -> DMatrix<f64> {
+        let n = 3 * self.nodes();
+        let mut k = DMatrix::zeros(n, n);
+        for (e, (el, st)) in self.elements.iter().zip(states).enumerate() {
+            let ke = st.tangent(self.section.stiffness, el.length);
+            for (a, row) in ke.iter().enumerate() {
+                for (b, x) in row.iter().enumerate() {
+                    k[(3 * e + a, 3 * e + b)] += x;
+                }
+            }
+        }
+        k
+    }
+
+    /// The nearest point of the chord polyline to `p`: element, fraction along it, point.
+    pub fn locate(&self, nodes: &[[f64; 3]], p: DVec2) -> (usize, f64, DVec2) {
+        let mut best = (0, 0.0, DVec2::new(nodes[0][0], nodes[0][1]), f64::INFINITY);
+        for e in 0..self.elements.len() {
+            let a = DVec2::new(nodes[e][0], nodes[e][1]);
+            let b = DVec2::new(nodes[e + 1][0], nodes[e + 1][1]);
+            let d = b - a;
+            let s = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+            let c = a + d * s;
+            let dist = (p - c).length_squared();
+            if dist < best.3 {
+                best = (e, s, c, dist);
+            }
+        }
+        (best.0, best.1, best.2)
+    }
+
+    /// The deformed centreline drawn from the elements' shape functions: `per_element`
+    /// points along each element (and the last node), each with the unit normal there.
+    ///
+    /// In an element's chord frame the deflection is the Hermite cubic
+    /// w(ξ) = l [θ̄₁ (ξ − 2ξ² + ξ³) + θ̄₂ (ξ³ − ξ²)], ξ ∈ [0, 1], its slope
+    /// w' = θ̄₁ (1 − 4ξ + 3ξ²) + θ̄₂ (3ξ² − 2ξ).
+    pub fn centreline(&self, q: &[f64], per_element: usize) -> Vec<(DVec2, DVec2)> {
+        let nodes = self.node_coordinates(q);
+        let states = self.states(&nodes);
+        let mut out = Vec::with_capacity(per_element * self.elements.len() + 1);
+        for (e, st) in states.iter().enumerate() {
+            let (t1, t2) = (st.rotations[0], st.rotations[1]);
+            let chord = DVec2::new(st.c, st.s);
+            let normal = chord.perp();
+            let start = DVec2::new(nodes[e][0], nodes[e][1]);
+            let last = e + 1 == states.len();
+            let count = if last { per_element + 1 } else { per_element };
+            for k in 0..count {
+                let xi = k as f64 / per_element as f64;
+                let w =
+                    st.l * (t1 * (xi - 2.0 * xi * xi + xi.powi(3)) + t2 * (xi.powi(3) - xi * xi));
+                let slope = t1 * (1.0 - 4.0 * xi + 3.0 * xi * xi) + t2 * (3.0 * xi * xi - 2.0 * xi);
+                let p = start + chord * (xi * st.l) + normal * w;
+                let n = (normal - chord * slope).normalize();
+                out.push((p, n));
+            }
+        }
+        out
+    }
+
+    /// Pushes `coefficient` onto node coordinate `index` when it is free.
+    fn push(&self, index: usize, coefficient: f64, out: &mut Vec<(usize, f64)>) {
+        if let Some(k) = self.slot[index] {
+            out.push((k, coefficient));
+        }
+    }
+
+    fn restrict(&self, full: &[f64], f: &mut [f64]) {
+        for (k, &i) in self.free.iter().enumerate() {
+            f[k] += full[i];
+        }
+    }
+}
+
+impl BodyModel for PlanarBeam {
+    fn dofs(&self) -> usize {
+        self.free.len()
+    }
+    fn positions(&self) -> usize {
+        self.free.len()
+    }
+    fn is_spatial(&self) -> bool {
+        false
+    }
+    fn mass(&self) -> f64 {
+        self.total_mass
+    }
+    fn initial_q(&self) -> Vec<f64> {
+        self.free
+            .iter()
+            .map(|&i| self.nodes0[i / 3][i % 3])
+            .collect()
+    }
+    fn initial_v(&self) -> Vec<f64> {
+        self.free
+            .iter()
+            .map(|&i| self.velocity0[i / 3][i % 3])
+            .collect()
+    }
+    fn mass_block(&self, _q: &[f64]) -> Option<DMatrix<f64>> {
+        let n = self.free.len();
+        Some(DMatrix::from_fn(n, n, |a, b| {
+            self.mass_full[(self.free[a], self.free[b])]
+        }))
+    }
+    /// The tip (last node).
+    fn position(&self, q: &[f64]) -> DVec3 {
+        let tip = self.node_coordinates(q)[self.nodes() - 1];
+        DVec3::new(tip[0], tip[1], 0.0)
+    }
+    fn orientation(&self, q: &[f64]) -> DQuat {
+        DQuat::from_rotation_z(self.pose(q).angle)
+    }
+    fn pose(&self, q: &[f64]) -> Pose {
+        let tip = self.node_coordinates(q)[self.nodes() - 1];
+        Pose::new(DVec2::new(tip[0], tip[1]), tip[2])
+    }
+    fn twist(&self, v: &[f64]) -> (DVec3, DVec3) {
+        let tip = self.node_velocities(v)[self.nodes() - 1];
+        (
+            DVec3::new(tip[0], tip[1], 0.0),
+            DVec3::new(0.0, 0.0, tip[2]),
+        )
+    }
+    /// A force and torque at the tip.
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+        let base = 3 * (self.nodes() - 1);
+        self.push(base, linear.x, out);
+        self.push(base + 1, linear.y, out);
+        self.push(base + 2, angular.z, out);
+    }
+    /// The material point at tip + `arm`: its nearest chord point (element e, fraction s)
+    /// moving with the interpolated node velocities, and the section's interpolated rotation
+    /// carrying the offset from it.
+    fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut Vec<(usize, f64)>) {
+        let nodes = self.node_coordinates(q);
+        let tip = nodes[self.nodes() - 1];
+        let p = DVec2::new(tip[0] + arm.x, tip[1] + arm.y);
+        let (e, s, c) = self.locate(&nodes, p);
+        let offset = p - c;
+        // (ω ẑ × offset)·d = ω (offset × d)_z.
+        let turn = offset.x * d.y - offset.y * d.x;
+        for (node, w) in [(e, 1.0 - s), (e + 1, s)] {
+            if w == 0.0 {
+                continue;
+            }
+            self.push(3 * node, w * d.x, out);
+            self.push(3 * node + 1, w * d.y, out);
+            self.push(3 * node + 2, w * turn, out);
+        }
+    }
+    fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
+        let nodes = self.node_coordinates(q);
+        let tip = nodes[self.nodes() - 1];
+        let p = DVec2::new(tip[0] + arm.x, tip[1] + arm.y);
+        let (e, s, _) = self.locate(&nodes, p);
+        for (node, w) in [(e, 1.0 - s), (e + 1, s)] {
+            if w != 0.0 {
+                self.push(3 * node + 2, w * axis.z, out);
+            }
+        }
+    }
+    /// Gravity (M g), the elastic forces −f_int and Rayleigh damping −(a M + b K_t) v.
+    fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]) {
+        let nodes = self.node_coordinates(q);
+        let states = self.states(&nodes);
+        let n = 3 * self.nodes();
+        let mut full: Vec<f64> = (0..n)
+            .map(|i| self.weight[0][i] * gravity.x + self.weight[1][i] * gravity.y)
+            .collect();
+        for (e, st) in states.iter().enumerate() {
+            for (k, x) in st.internal_force().iter().enumerate() {
+                full[3 * e + k] -= x;
+            }
+        }
+        let (a, b) = self.damping;
+        if a != 0.0 || b != 0.0 {
+            let vel: Vec<f64> = self.node_velocities(v).concat();
+            let vel = nalgebra::DVector::from_vec(vel);
+            let mut cv = &self.mass_full * &vel * a;
+            if b != 0.0 {
+                cv += self.tangent_full(&states) * &vel * b;
+            }
+            for (i, x) in cv.iter().enumerate() {
+                full[i] -= x;
+            }
+        }
+        self.restrict(&full, f);
+    }
+    fn forces_depend_on_state(&self) -> bool {
+        true
+    }
+    /// kq ∂f/∂q + kv ∂f/∂v with ∂f/∂q = −K_t (the damping's dependence on q through K_t is
+    /// left out of the tangent: Newton then converges a little slower, to the same answer)
+    /// and ∂f/∂v = −(a M + b K_t).
+    fn add_force_tangent(
+        &self,
+        q: &[f64],
+        _v: &[f64],
+        kq: f64,
+        kv: f64,
+        out: &mut DMatrix<f64>,
+    ) -> bool {
+        let nodes = self.node_coordinates(q);
+        let kt = self.tangent_full(&self.states(&nodes));
+        let (a, b) = self.damping;
+        for (r, &i) in self.free.iter().enumerate() {
+            for (c, &j) in self.free.iter().enumerate() {
+                out[(r, c)] -= (kq + kv * b) * kt[(i, j)] + kv * a * self.mass_full[(i, j)];
+            }
+        }
+        true
+    }
+    fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
+        let nodes = self.node_coordinates(q);
+        let mut v = self.strain_energy(q);
+        // V = −(M g)·q over every node coordinate (f = M g is constant).
+        for (i, x) in nodes.iter().flatten().enumerate() {
+            v -= (self.weight[0][i] * gravity.x + self.weight[1][i] * gravity.y) * x;
+        }
+        v
+    }
+    fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]) {
+        for k in 0..q.len() {
+            out[k] = q[k] + delta[k];
+        }
+    }
+    fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        let (pos, vel) = (
+            ["x [m]", "y [m]", "theta [rad]"],
+            ["vx [m/s]", "vy [m/s]", "omega [rad/s]"],
+        );
+        let names = |units: [&str; 3]| {
+            self.free
+                .iter()
+                .map(|&i| format!("n{}.{}", i / 3, units[i % 3]))
+                .collect()
+        };
+        (names(pos), names(vel))
+    }
+}

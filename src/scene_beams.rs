@@ -1,0 +1,184 @@
+//! Flexible beams in a scene file, e.g. `{"name": "rod", "start": [0, 0], "end": [1, 0],
+//! "elements": 20, "youngs_modulus": 2.1e11, "density": 7850, "width": 0.01, "height": 0.01,
+//! "supports": ["clamped", "free"]}`: validated with errors that name the field, built into
+//! [`PlanarBeam`] bodies (a rectangular section: A = w h, I = w h³/12).
+
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result, check_each, check_range};
+use crate::geometry::Shape;
+use crate::model::corotational::SectionStiffness;
+use crate::model::{BeamMass, BeamSection, Body, BodyKind, PlanarBeam, Support};
+use crate::scene::limits;
+
+/// Most elements in one beam.
+pub const MAX_ELEMENTS: usize = 300;
+
+/// How a beam end is held, as a scene names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SupportSpec {
+    /// Nothing held.
+    #[default]
+    Free,
+    /// x and y held.
+    Pinned,
+    /// x, y and the angle held.
+    Clamped,
+    /// y held.
+    Roller,
+}
+
+/// The beam's mass model, as a scene names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MassSpec {
+    /// Diagonal.
+    Lumped,
+    /// The configuration-independent part of the Hermite consistent mass.
+    #[default]
+    Consistent,
+}
+
+/// One flexible beam of a scene.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeamSpec {
+    /// Unique name (shared with the bodies).
+    pub name: String,
+    /// First node, m.
+    #[serde(deserialize_with = "crate::scene_fields::array")]
+    pub start: [f64; 2],
+    /// Last node (the tip: loads act there), m.
+    #[serde(deserialize_with = "crate::scene_fields::array")]
+    pub end: [f64; 2],
+    /// Number of equal elements, 1 to [`MAX_ELEMENTS`].
+    pub elements: usize,
+    /// Young's modulus E, Pa.
+    pub youngs_modulus: f64,
+    /// Density ρ, kg/m³.
+    pub density: f64,
+    /// Section width (out of the plane), m.
+    pub width: f64,
+    /// Section height (in the plane: the bending direction), m.
+    pub height: f64,
+    /// How the start and the end are held.
+    #[serde(default)]
+    pub supports: [SupportSpec; 2],
+    /// Mass model.
+    #[serde(default)]
+    pub mass: MassSpec,
+    /// Rayleigh damping [a (1/s), b (s)]: C = a M + b K.
+    #[serde(
+        default,
+        deserialize_with = "crate::scene_fields::optional_array",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub damping: Option<[f64; 2]>,
+    /// Initial velocity of every node, m/s.
+    #[serde(default, deserialize_with = "crate::scene_fields::array")]
+    pub velocity: [f64; 2],
+}
+
+impl BeamSpec {
+    /// Checks every field (`path` is the beam's, e.g. `beams[0]`).
+    pub fn validate(&self, path: &str) -> Result<()> {
+        let c = limits::COORDINATE;
+        check_each(&format!("{path}.start"), &self.start, -c, c)?;
+        check_each(&format!("{path}.end"), &self.end, -c, c)?;
+        let length = DVec2::from(self.end).distance(DVec2::from(self.start));
+        if length < 1e-6 {
+            return Err(Error::field(
+                format!("{path}.end"),
+                "must be at least 1e-6 m from start (the beam's length)",
+            ));
+        }
+        if self.elements == 0 || self.elements > MAX_ELEMENTS {
+            return Err(Error::field(
+                format!("{path}.elements"),
+                format!("must be 1 to {MAX_ELEMENTS}, got {}", self.elements),
+            ));
+        }
+        check_range(
+            &format!("{path}.youngs_modulus"),
+            self.youngs_modulus,
+            1e3,
+            1e13,
+        )?;
+        check_range(&format!("{path}.density"), self.density, 1e-3, 1e5)?;
+        check_range(&format!("{path}.width"), self.width, 1e-6, 1e2)?;
+        check_range(&format!("{path}.height"), self.height, 1e-6, 1e2)?;
+        if self.height > 0.5 * length {
+            return Err(Error::field(
+                format!("{path}.height"),
+                format!(
+                    "must be at most half the length ({:.3e} m): a beam is slender",
+                    0.5 * length
+                ),
+            ));
+        }
+        if let Some(d) = self.damping {
+            check_range(&format!("{path}.damping[0]"), d[0], 0.0, 1e6)?;
+            check_range(&format!("{path}.damping[1]"), d[1], 0.0, 1.0)?;
+        }
+        check_each(
+            &format!("{path}.velocity"),
+            &self.velocity,
+            -limits::SPEED,
+            limits::SPEED,
+        )?;
+        Ok(())
+    }
+
+    /// EA, EI, ρA and half the height.
+    pub fn section(&self) -> BeamSection {
+        let area = self.width * self.height;
+        let second_moment = self.width * self.height.powi(3) / 12.0;
+        BeamSection {
+            stiffness: SectionStiffness {
+                axial: self.youngs_modulus * area,
+                bending: self.youngs_modulus * second_moment,
+            },
+            mass_per_length: self.density * area,
+            half_thickness: 0.5 * self.height,
+        }
+    }
+
+    /// The beam as a body.
+    pub fn to_body(&self) -> Body {
+        let support = |s: SupportSpec| match s {
+            SupportSpec::Free => Support::Free,
+            SupportSpec::Pinned => Support::Pinned,
+            SupportSpec::Clamped => Support::Clamped,
+            SupportSpec::Roller => Support::Roller,
+        };
+        let mass = match self.mass {
+            MassSpec::Lumped => BeamMass::Lumped,
+            MassSpec::Consistent => BeamMass::Consistent,
+        };
+        let section = self.section();
+        let [a, b] = self.damping.unwrap_or([0.0, 0.0]);
+        let beam = PlanarBeam::straight(
+            (DVec2::from(self.start), DVec2::from(self.end)),
+            self.elements,
+            section,
+            (support(self.supports[0]), support(self.supports[1])),
+            mass,
+            DVec2::from(self.velocity),
+        )
+        .with_damping(a, b);
+        Body {
+            name: self.name.clone(),
+            shape: Shape::Beam {
+                half_thickness: section.half_thickness,
+                length: beam.length(),
+                nodes: beam.nodes(),
+            },
+            kind: BodyKind::Beam(beam),
+            contact_points: Vec::new(),
+            q_offset: 0,
+            v_offset: 0,
+        }
+    }
+}
