@@ -209,3 +209,134 @@ fn the_cantilever_frequencies_are_within_0_1_percent_with_40_elements_and_conver
         assert!((1.8..2.3).contains(&order), "mode {}: order {order}", k + 1);
     }
 }
+
+/// A free rod 1 m long (E = 1e9 Pa, ρ = 1000 kg/m³: c = 1000 m/s), 10 mm square, moving at
+/// 1 m/s towards a rigid wall 1 mm beyond its rounded end.
+fn rod_rho(elements: usize, mass: &str, stepper: &str, h: f64, rho: f64) -> Simulation {
+    let json = format!(
+        r#"{{"gravity": [0, 0],
+            "bodies": [{{"name": "wall", "fixed": true, "position": [1.006, 0], "angle": 1.5707963267948966,
+                "shape": {{"type": "half_plane"}}}}],
+            "beams": [{{"name": "rod", "start": [0, 0], "end": [1, 0], "elements": {elements},
+                "youngs_modulus": 1e9, "density": 1000, "width": 0.01, "height": 0.01,
+                "mass": "{mass}", "velocity": [1, 0]}}],
+            "material": {{"friction": 0, "restitution": 0}},
+            "stepper": {{"kind": "{stepper}", "dt": {h}, "spectral_radius": {rho}}}}}"#
+    );
+    Simulation::from_scene(Scene::from_json(&json).unwrap()).unwrap()
+}
+
+/// The rod's contact force at each step (N), from the wall's contact reports.
+fn rod_forces(sim: &mut Simulation, duration: f64) -> Vec<(f64, f64)> {
+    let h = sim.time_step();
+    (0..(duration / h).round() as usize)
+        .map(|_| {
+            sim.step().unwrap();
+            assert!(
+                sim.last_report().converged,
+                "t = {}: {:?}",
+                sim.time(),
+                sim.last_report()
+            );
+            let force = sim.last_report().contacts.iter().map(|c| c.normal).sum();
+            (sim.time(), force)
+        })
+        .collect()
+}
+
+/// Times at which the force first rises through and last falls through `level`, linearly
+/// interpolated between steps.
+fn crossings(forces: &[(f64, f64)], level: f64) -> (f64, f64) {
+    let cross = |a: (f64, f64), b: (f64, f64)| a.0 + (level - a.1) / (b.1 - a.1) * (b.0 - a.0);
+    let rise = forces
+        .windows(2)
+        .find(|w| w[0].1 < level && w[1].1 >= level)
+        .unwrap();
+    let fall = forces
+        .windows(2)
+        .rev()
+        .find(|w| w[0].1 >= level && w[1].1 < level)
+        .unwrap();
+    (cross(rise[0], rise[1]), cross(fall[0], fall[1]))
+}
+
+#[test]
+fn an_elastic_rod_strikes_a_wall_for_2l_over_c_with_force_rho_c_a_v0_and_leaves_at_v0() {
+    let (duration, force, speed) = contactlab::beam_theory::rod_impact(1.0, 1e9, 1000.0, 1e-4, 1.0);
+    assert!((duration - 2e-3).abs() < 1e-15 && (force - 100.0).abs() < 1e-9);
+    let h = 1e-5;
+    let mut sim = rod_rho(100, "consistent", "nsga", h, 1.0);
+    let e0 = sim.energy();
+    let forces = rod_forces(&mut sim, 5e-3);
+    // The rod's rounded end meets the wall after its 1 mm gap at 1 m/s.
+    let first = forces.iter().find(|f| f.1 > 0.0).unwrap().0;
+    assert!(
+        first > 1e-3 && first <= 1e-3 + h,
+        "contact starts at {first}"
+    );
+    let (start, end) = crossings(&forces, 0.5 * force);
+    // The pulse's width at half its plateau (the discrete wave front spreads the ends over a
+    // few elements' transit times l/c = 1e-5 s).
+    assert!(
+        (end - start - duration).abs() <= h,
+        "pulse {} s against 2L/c = {duration}",
+        end - start
+    );
+    // The plateau: the force between 1.5 and 2.5 ms.
+    let plateau: Vec<f64> = forces
+        .iter()
+        .filter(|(t, _)| (1.5e-3..2.5e-3).contains(t))
+        .map(|f| f.1)
+        .collect();
+    let mean = plateau.iter().sum::<f64>() / plateau.len() as f64;
+    assert!(
+        (mean - force).abs() <= 1e-3 * force,
+        "plateau {mean} N against ρcAv₀ = {force}"
+    );
+    // Rebound: the rod's momentum over its mass after it leaves.
+    let system = sim.system();
+    let p = system.mass().apply(&system.v);
+    let momentum: f64 = (0..p.len()).step_by(3).map(|i| p[i]).sum();
+    let rebound = momentum / (1000.0 * 1e-4);
+    assert!(
+        (rebound + speed).abs() <= 0.01 * speed,
+        "rebound {rebound} m/s against −{speed}"
+    );
+    // The energy stays below its start (the inelastic node contact only takes some away).
+    assert!(
+        sim.energy() <= e0 && sim.energy() >= 0.98 * e0,
+        "{} -> {}",
+        e0,
+        sim.energy()
+    );
+}
+
+#[test]
+fn moreau_jean_refuses_a_step_beyond_the_explicit_limit_and_keeps_the_rod_below_it() {
+    // The bound 2/ω_max from the elements lies below the assembled rod's true limit.
+    let sim = rod_rho(100, "lumped", "moreau-jean", 1e-6, 1.0);
+    let limit = sim.system().explicit_step_limit().unwrap();
+    let omega_max = sim.modes().omega_max();
+    assert!(
+        2.0 / omega_max >= limit && 2.0 / omega_max <= 2.0 * limit,
+        "{limit} against 2/ω_max = {}",
+        2.0 / omega_max
+    );
+    let mut fast = rod_rho(100, "lumped", "moreau-jean", 1e-5, 1.0);
+    let error = fast.step().unwrap_err().to_string();
+    assert!(
+        error.contains("stepper.dt") && error.contains("2/ω_max"),
+        "{error}"
+    );
+    assert_eq!(fast.time(), 0.0, "a refused step changes nothing");
+    // Below it the rod rebounds like under NSGA, with the same plateau force.
+    let mut sim = rod_rho(100, "lumped", "moreau-jean", 0.5 * limit, 1.0);
+    let forces = rod_forces(&mut sim, 4e-3);
+    let plateau: Vec<f64> = forces
+        .iter()
+        .filter(|(t, _)| (1.5e-3..2.5e-3).contains(t))
+        .map(|f| f.1)
+        .collect();
+    let mean = plateau.iter().sum::<f64>() / plateau.len() as f64;
+    assert!((mean - 100.0).abs() <= 1e-3 * 100.0, "plateau {mean}");
+}

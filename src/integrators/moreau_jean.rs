@@ -103,6 +103,18 @@ impl Stepper for MoreauJeanStepper {
         h: f64,
     ) -> Result<Stepped> {
         system.refresh_mass();
+        // The applied and elastic forces enter at the start of the step (symplectic Euler
+        // in them), stable for h < 2/ω_max only: a beam's stiff elements set that limit.
+        if let Some(limit) = system.explicit_step_limit()
+            && h > limit
+        {
+            return Err(crate::error::Error::field(
+                "stepper.dt",
+                format!(
+                    "moreau-jean takes a beam's elastic forces explicitly, stable for dt < 2/ω_max = {limit:.3e} s; got {h:.3e} s (take a smaller step, or nsga)"
+                ),
+            ));
+        }
         let contacts = start;
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;

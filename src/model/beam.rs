@@ -85,6 +85,7 @@ pub struct PlanarBeam {
     pub section: BeamSection,
     /// Rayleigh damping C = a M + b K_t: (a in 1/s, b in s).
     pub damping: (f64, f64),
+    mass_model: BeamMass,
     elements: Vec<Element>,
     /// Every node's initial (x, y, θ): held coordinates keep these values.
     nodes0: Vec<[f64; 3]>,
@@ -95,6 +96,8 @@ pub struct PlanarBeam {
     slot: Vec<Option<usize>>,
     /// The mass matrix over all node coordinates.
     mass_full: DMatrix<f64>,
+    /// Its rows and columns of the free coordinates: the body's mass block.
+    mass_free: DMatrix<f64>,
     /// M·(1, 0, 0, 1, 0, 0, …) and M·(0, 1, 0, 0, 1, 0, …): gravity's consistent load per m/s².
     weight: [Vec<f64>; 2],
     total_mass: f64,
@@ -155,6 +158,8 @@ impl PlanarBeam {
                 .collect()
         };
         let weight = [column(0), column(1)];
+        let mass_free =
+            DMatrix::from_fn(free.len(), free.len(), |a, b| mass_full[(free[a], free[b])]);
         let total_mass = elements
             .iter()
             .map(|e| e.length * section.mass_per_length)
@@ -162,12 +167,14 @@ impl PlanarBeam {
         Self {
             section,
             damping: (0.0, 0.0),
+            mass_model: mass,
             elements,
             nodes0,
             velocity0,
             free,
             slot,
             mass_full,
+            mass_free,
             weight,
             total_mass,
         }
@@ -215,6 +222,44 @@ impl PlanarBeam {
     pub fn with_damping(mut self, a: f64, b: f64) -> Self {
         self.damping = (a, b);
         self
+    }
+
+    /// An upper bound on the beam's highest angular frequency, rad/s: the largest of its
+    /// elements' own (Irons: an assembled ω_max never exceeds the largest element's), each
+    /// from its unstrained tangent and its share of the mass.
+    pub fn frequency_bound(&self) -> f64 {
+        let rho_a = self.section.mass_per_length;
+        let mut bound = 0.0f64;
+        for el in &self.elements {
+            let a = [0.0, 0.0, 0.0];
+            let b = [el.length, 0.0, 0.0];
+            let st = Element {
+                length: el.length,
+                rotation0: [0.0; 2],
+            }
+            .state(self.section.stiffness, a, b);
+            let k = DMatrix::from_fn(6, 6, |i, j| {
+                st.tangent(self.section.stiffness, el.length)[i][j]
+            });
+            let one = Self::assemble_mass(
+                &[Element {
+                    length: el.length,
+                    rotation0: [0.0; 2],
+                }],
+                rho_a,
+                self.mass_model,
+                2,
+            );
+            let Some(chol) = one.cholesky() else { continue };
+            let Some(l_inv) = chol.l().try_inverse() else {
+                continue;
+            };
+            let s = &l_inv * k * l_inv.transpose();
+            let s = (&s + s.transpose()) * 0.5;
+            let top = s.symmetric_eigen().eigenvalues.max();
+            bound = bound.max(top.max(0.0).sqrt());
+        }
+        bound
     }
 
     /// Number of nodes.
@@ -371,10 +416,7 @@ impl BodyModel for PlanarBeam {
             .collect()
     }
     fn mass_block(&self, _q: &[f64]) -> Option<DMatrix<f64>> {
-        let n = self.free.len();
-        Some(DMatrix::from_fn(n, n, |a, b| {
-            self.mass_full[(self.free[a], self.free[b])]
-        }))
+        Some(self.mass_free.clone())
     }
     /// The tip (last node).
     fn position(&self, q: &[f64]) -> DVec3 {
@@ -475,12 +517,23 @@ impl BodyModel for PlanarBeam {
         out: &mut DMatrix<f64>,
     ) -> bool {
         let nodes = self.node_coordinates(q);
-        let kt = self.tangent_full(&self.states(&nodes));
         let (a, b) = self.damping;
-        for (r, &i) in self.free.iter().enumerate() {
-            for (c, &j) in self.free.iter().enumerate() {
-                out[(r, c)] -= (kq + kv * b) * kt[(i, j)] + kv * a * self.mass_full[(i, j)];
+        // Element by element: each couples its two nodes' six coordinates only.
+        for (e, (el, st)) in self.elements.iter().zip(self.states(&nodes)).enumerate() {
+            let ke = st.tangent(self.section.stiffness, el.length);
+            for (i, row) in ke.iter().enumerate() {
+                let Some(r) = self.slot[3 * e + i] else {
+                    continue;
+                };
+                for (j, x) in row.iter().enumerate() {
+                    if let Some(c) = self.slot[3 * e + j] {
+                        out[(r, c)] -= (kq + kv * b) * x;
+                    }
+                }
             }
+        }
+        if a != 0.0 {
+            *out -= &self.mass_free * (kv * a);
         }
         true
     }

@@ -9,6 +9,7 @@
 //! velocities (v, ω) in world axes) are such a kind: their q block has seven entries and their
 //! v block six, and the position update uses the exponential map on the quaternion.
 
+pub mod banded;
 pub mod beam;
 pub mod body;
 pub mod corotational;
@@ -234,6 +235,18 @@ impl System {
         Some(k)
     }
 
+    /// The largest step an explicit treatment of the bodies' elastic forces allows,
+    /// 2/ω_max (ω_max bounded element by element), s; None without flexible bodies.
+    pub fn explicit_step_limit(&self) -> Option<f64> {
+        self.bodies
+            .iter()
+            .filter_map(|b| match &b.kind {
+                BodyKind::Beam(beam) => Some(2.0 / beam.frequency_bound()),
+                _ => None,
+            })
+            .reduce(f64::min)
+    }
+
     /// What restricts this system to the steppers that hold constraints and flexible bodies
     /// (NSGA and Moreau–Jean): "flexible beams" or "joints", None when nothing does.
     pub fn held_by(&self) -> Option<&'static str> {
@@ -248,6 +261,49 @@ impl System {
         } else {
             None
         }
+    }
+
+    /// Solves (M − K) d = r with K = `kq`·∂f/∂q + `kv`·∂f/∂v from the bodies' own tangents,
+    /// body by body (their forces do not couple them) and within each block's band (a beam's
+    /// nodes couple to their neighbours only): O(n) for a beam where a dense LU is O(n³).
+    /// None when some body or load gives no tangent (the caller differentiates numerically).
+    pub fn solve_force_tangent(
+        &self,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
+        (kq, kv): (f64, f64),
+        r: &DVector<f64>,
+    ) -> Option<DVector<f64>> {
+        if !self
+            .forces
+            .iter()
+            .chain(&self.pushes)
+            .all(|l| l.is_constant_in_state())
+        {
+            return None;
+        }
+        let mut out = self.mass().apply_inverse(r);
+        for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
+            if !body.model().forces_depend_on_state() {
+                continue;
+            }
+            let (o, d) = (body.v_offset, body.dofs());
+            let mut block = body.mass_block(q)?;
+            let mut k = nalgebra::DMatrix::zeros(d, d);
+            if !body
+                .model()
+                .add_force_tangent(body.q_of(q), body.v_of(v), kq, kv, &mut k)
+            {
+                return None;
+            }
+            block -= k;
+            let rhs = r.rows(o, d).into_owned();
+            let w = banded::half_bandwidth(&block);
+            let x = banded::solve_banded(block.clone(), rhs.clone(), w)
+                .or_else(|| block.lu().solve(&rhs))?;
+            out.rows_mut(o, d).copy_from(&x);
+        }
+        Some(out)
     }
 
     /// True when some body's own forces depend on the state (a flexible body, a gyroscopic
