@@ -24,7 +24,7 @@ pub fn solve_banded(mut a: DMatrix<f64>, mut b: DVector<f64>, w: usize) -> Optio
     let scale = (0..n).map(|i| a[(i, i)].abs()).fold(0.0f64, f64::max);
     for k in 0..n {
         let pivot = a[(k, k)];
-        if !(pivot.abs() > 1e-13 * scale) {
+        if pivot.is_nan() || pivot.abs() <= 1e-13 * scale {
             return None;
         }
         let end = (k + w + 1).min(n);
