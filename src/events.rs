@@ -37,6 +37,13 @@ pub struct Events {
     pub joint_violation: f64,
     /// The largest |ġ| of any joint equation at the end of any step so far, m/s.
     pub joint_rate: f64,
+    /// The largest total contact force so far, N.
+    pub peak_force: f64,
+    /// (t, total contact force) from the step before the first loaded one to the end of
+    /// that first pulse (the force back at zero), at most [`MAX_PULSE`] samples.
+    first_pulse: Vec<(f64, f64)>,
+    /// The first pulse has ended.
+    pulse_over: bool,
     /// State of the previous step: a contact was loaded, a contact slipped, a body moved.
     was_loaded: Vec<crate::contact::ContactKey>,
     was_slipping: bool,
@@ -44,6 +51,9 @@ pub struct Events {
     /// (t, ω) of the first moving planar body at the end of the previous step.
     last_spin: Option<(f64, f64)>,
 }
+
+/// Most samples of the first force pulse kept.
+pub const MAX_PULSE: usize = 100_000;
 
 /// Most turning points kept.
 pub const MAX_TURNS: usize = 16;
@@ -123,6 +133,36 @@ impl Events {
             }
         }
         self.record_turn(system);
+        self.record_pulse(t, report.contacts.iter().map(|c| c.normal).sum());
+    }
+
+    /// Records the total contact force `force` at time `t` for the first pulse.
+    fn record_pulse(&mut self, t: f64, force: f64) {
+        self.peak_force = self.peak_force.max(force);
+        if self.pulse_over {
+            return;
+        }
+        let started = self.first_pulse.iter().any(|s| s.1 > 0.0);
+        if !started && force <= 0.0 {
+            // Keep only the last zero sample before the pulse.
+            self.first_pulse.clear();
+        }
+        self.first_pulse.push((t, force));
+        self.pulse_over = (started && force <= 0.0) || self.first_pulse.len() >= MAX_PULSE;
+    }
+
+    /// The first contact-force pulse: the times its total force rose through and fell
+    /// back through half its peak, interpolated within the step, s. Its width is a contact
+    /// duration (a rod on a wall: 2L/c) with the ramps at either end (a discrete wave
+    /// front's) counted half. None until the pulse has risen and fallen.
+    pub fn pulse(&self) -> Option<(f64, f64)> {
+        let peak = self.first_pulse.iter().map(|s| s.1).fold(0.0f64, f64::max);
+        let half = 0.5 * peak;
+        let at = |a: (f64, f64), b: (f64, f64)| a.0 + (half - a.1) / (b.1 - a.1) * (b.0 - a.0);
+        let pairs = || self.first_pulse.windows(2);
+        let rise = pairs().find(|w| w[0].1 < half && w[1].1 >= half)?;
+        let fall = pairs().rev().find(|w| w[0].1 >= half && w[1].1 < half)?;
+        (half > 0.0).then(|| (at(rise[0], rise[1]), at(fall[0], fall[1])))
     }
 
     /// Notes a sign change of the first moving planar body's angular velocity, at the time

@@ -33,6 +33,7 @@ pub use error::{Error, Result};
 pub mod beam_theory;
 pub mod integrators;
 pub mod presets;
+pub mod presets_beams;
 pub mod presets_pile;
 pub mod presets_space;
 pub mod render;
@@ -46,6 +47,7 @@ pub mod simulation;
 pub mod sleep;
 pub mod statics;
 pub mod theory;
+pub mod theory_beams;
 pub mod timeline;
 pub mod trace;
 

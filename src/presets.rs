@@ -30,7 +30,7 @@ pub struct Parameter {
     pub step: f64,
 }
 
-const fn p(
+pub(crate) const fn p(
     name: &'static str,
     label: &'static str,
     unit: &'static str,
@@ -489,6 +489,31 @@ static PRESETS: &[Preset] = &[
         description: "The planar pile: N disks (r = 5 cm, 0.524 kg, μ = 1) dropped 25 to a row into a 2-D box 3.1 m wide.",
         parameters: PILE_PARAMETERS,
         build: crate::presets_pile::pile_2d,
+    },
+    Preset {
+        name: "cantilever",
+        description: "A steel cantilever (10 mm square, co-rotational beam elements) under a tip load P applied suddenly: it vibrates about its static deflection, which follows PL³/(3EI) for small loads and the elastica beyond; its modes give (βₙL)²√(EI/(ρAL⁴)) (within 0.1 % at 40 elements).",
+        parameters: &[
+            p("L", "length", "m", 0.2, 3.0, 1.0),
+            p("P", "tip load", "N", 0.0, 2000.0, 50.0),
+            Parameter {
+                step: 1.0,
+                ..p("n", "elements", "1", 2.0, 60.0, 20.0)
+            },
+        ],
+        build: crate::presets_beams::cantilever,
+    },
+    Preset {
+        name: "elastic-rod-impact",
+        description: "A free elastic rod (1 m, c = √(E/ρ) = 1000 m/s) hits a rigid wall along its axis at v₀: the wall pushes with ρcAv₀ for 2L/c and the rod leaves at −v₀ (the nonsmooth generalized-α benchmark; h = one element's transit time).",
+        parameters: &[
+            p("v0", "impact speed", "m/s", 0.1, 10.0, 1.0),
+            Parameter {
+                step: 1.0,
+                ..p("n", "elements", "1", 10.0, 300.0, 100.0)
+            },
+        ],
+        build: crate::presets_beams::elastic_rod_impact,
     },
 ];
 

@@ -790,7 +790,20 @@ impl Simulation {
 
     /// Every stepper as offered for this scene: available or not, and what it leaves out.
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
-        crate::integrators::offers(&self.settings.material, self.system.held_by())
+        let mut offers = crate::integrators::offers(&self.settings.material, self.system.held_by());
+        // Moreau–Jean takes a beam's elastic forces explicitly: not at a step above its limit.
+        if let Some(limit) = self.system.explicit_step_limit()
+            && self.time_step() > limit
+        {
+            for offer in offers.iter_mut().filter(|o| o.name == "moreau-jean") {
+                offer.available = false;
+                offer.note = format!(
+                    "explicit in the beam's elastic forces: needs dt below 2/ω_max = {limit:.2e} s (dt is {:.2e} s)",
+                    self.time_step()
+                );
+            }
+        }
+        offers
     }
 
     /// Switches to the stepper called `name` (its default settings, the scene's solver).

@@ -24,7 +24,7 @@ pub struct TheoryLine {
     pub wrong: bool,
 }
 
-fn line(label: &str, unit: &'static str, predicted: f64, simulated: f64) -> TheoryLine {
+pub(crate) fn line(label: &str, unit: &'static str, predicted: f64, simulated: f64) -> TheoryLine {
     TheoryLine {
         label: label.into(),
         unit,
@@ -84,6 +84,9 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
             .map(|v| v.1)
             .unwrap_or(f64::NAN)
     };
+    if let Some(lines) = crate::theory_beams::lines(sim, preset.name, &p) {
+        return lines;
+    }
     let sample = sim.sample();
     let events = sim.events();
     let measured = |t: Option<f64>| t.unwrap_or(f64::NAN);

@@ -340,3 +340,82 @@ fn moreau_jean_refuses_a_step_beyond_the_explicit_limit_and_keeps_the_rod_below_
     let mean = plateau.iter().sum::<f64>() / plateau.len() as f64;
     assert!((mean - 100.0).abs() <= 1e-3 * 100.0, "plateau {mean}");
 }
+
+fn preset(name: &str, values: &[(&str, f64)]) -> Simulation {
+    let overrides: Vec<(String, f64)> = values.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    Simulation::from_preset(name, &overrides).unwrap()
+}
+
+#[test]
+fn the_rod_impact_preset_meets_its_theory_lines() {
+    let mut sim = preset("elastic-rod-impact", &[]);
+    let h = sim.time_step();
+    while sim.time() < sim.scene().duration {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged);
+    }
+    let lines = contactlab::theory::theory(&sim);
+    assert_eq!(lines.len(), 3);
+    assert!(
+        (lines[0].simulated - lines[0].predicted).abs() <= h,
+        "{:?}",
+        lines[0]
+    );
+    assert!(
+        (lines[1].simulated - lines[1].predicted).abs() <= 1e-3 * lines[1].predicted,
+        "{:?}",
+        lines[1]
+    );
+    assert!(
+        (lines[2].simulated - lines[2].predicted).abs() <= 0.01 * lines[2].predicted.abs(),
+        "{:?}",
+        lines[2]
+    );
+}
+
+#[test]
+fn the_cantilever_preset_shows_the_elastica_beyond_the_linear_guess_and_its_frequencies() {
+    let sim = preset("cantilever", &[("P", 500.0), ("n", 40.0)]);
+    let lines = contactlab::theory::theory(&sim);
+    let (linear, elastica) = (&lines[0], &lines[1]);
+    // PL²/EI = 2.86: the linear guess is far off and marked so; the static solve is on the
+    // elastica.
+    assert!(linear.wrong && (linear.predicted - elastica.predicted) > 0.1 * elastica.predicted);
+    assert!(
+        (elastica.simulated - elastica.predicted).abs() <= 2e-4 * elastica.predicted,
+        "{elastica:?}"
+    );
+    for line in &lines[2..] {
+        assert!(
+            (line.simulated / line.predicted - 1.0).abs() <= 1e-3,
+            "{line:?}"
+        );
+    }
+}
+
+#[test]
+fn a_lightly_loaded_cantilever_vibrates_at_its_first_frequency_about_its_static_deflection() {
+    let mut sim = preset("cantilever", &[("P", 1.0), ("n", 20.0)]);
+    let lines = contactlab::theory::theory(&sim);
+    let (static_tip, omega1) = (lines[0].predicted, lines[2].predicted);
+    let (mut t, mut y) = (Vec::new(), Vec::new());
+    while sim.time() < sim.scene().duration {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged);
+        let q = &sim.system().q;
+        t.push(sim.time());
+        y.push(-q[q.len() - 2] - static_tip);
+    }
+    let measured = contactlab::modes::measure_frequency(&t, &y).unwrap();
+    // 20 elements put ω₁ 4.3e-4 low; NSGA at T/200 adds ~1e-4.
+    assert!(
+        (measured / omega1 - 1.0).abs() <= 2e-3,
+        "{measured} against {omega1}"
+    );
+    // The suddenly applied load swings the tip between 0 and twice the static deflection.
+    let low = y.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(
+        (low + static_tip).abs() <= 0.02 * static_tip,
+        "lowest {low} against −{static_tip}"
+    );
+}

@@ -53,10 +53,17 @@ fn every_preset_writes_one_column_per_value_each_named_with_its_unit() {
             .collect();
         let system = sim.system();
         for body in system.bodies.iter().filter(|b| !b.is_fixed()) {
+            // A beam's columns are its nodes'; its position and twist are its tip's.
+            let prefix = match &body.kind {
+                contactlab::model::BodyKind::Beam(beam) => {
+                    format!("{}.n{}", body.name, beam.nodes() - 1)
+                }
+                _ => body.name.clone(),
+            };
             let col = |c: &str| {
                 *last
-                    .get(format!("{}.{c}", body.name).as_str())
-                    .unwrap_or_else(|| panic!("{}: no column {}.{c}", preset.name, body.name))
+                    .get(format!("{prefix}.{c}").as_str())
+                    .unwrap_or_else(|| panic!("{}: no column {prefix}.{c}", preset.name))
             };
             let p = body.position3(&system.q);
             let (u, w) = body.twist3(&system.v);

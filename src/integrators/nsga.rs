@@ -231,8 +231,12 @@ impl Stepper for NsgaStepper {
             (a, q, v)
         };
         // First a fixed-point update with the block-diagonal M (exact when f does not depend
-        // on the state); Newton with a finite-difference tangent only if f does.
-        let mut acc = {
+        // on the state); Newton with a finite-difference tangent only if f does. A flexible
+        // body starts Newton from ä_n instead: its fixed-point update is an explicit step,
+        // far off (h ω_max ≫ 1) for stiff elements.
+        let mut acc = if system.held_by() == Some("flexible beams") {
+            acc_n.clone()
+        } else {
             let (_, q, v) = predict(&acc_n);
             system
                 .mass_at(&q)

@@ -1,0 +1,111 @@
+//! Presets with flexible beams (seed 002's flexible elements): a cantilever under a tip load, and an elastic rod striking a wall.
+
+use crate::presets::Values;
+use crate::scene::{BeamSpec, BodySpec, ForceSpec, Scene, ShapeSpec};
+use crate::scene_beams::{MassSpec, SupportSpec};
+
+/// The steel section of the cantilever: 10 mm × 10 mm, E = 210 GPa, ρ = 7850 kg/m³.
+pub const STEEL: (f64, f64, f64) = (2.1e11, 7850.0, 0.01);
+
+/// The rod of the impact: E = 1 GPa and ρ = 1000 kg/m³ (c = 1000 m/s), 10 mm square, 1 m.
+pub const ROD: (f64, f64, f64, f64) = (1e9, 1000.0, 0.01, 1.0);
+
+/// Gap between the rod's rounded end and the wall at the start, m.
+pub const ROD_GAP: f64 = 1e-3;
+
+fn empty(name: &str) -> Scene {
+    Scene {
+        name: name.into(),
+        gravity: Some(vec![0.0, 0.0]),
+        bodies: Vec::new(),
+        beams: Vec::new(),
+        spatial_bodies: Vec::new(),
+        forces: Vec::new(),
+        joints: Vec::new(),
+        material: Default::default(),
+        stepper: Default::default(),
+        contact_margin: 0.01,
+        duration: 1.0,
+    }
+}
+
+/// A steel cantilever of length L clamped at the origin, a tip load P suddenly applied
+/// downward (no gravity, so the closed forms hold as they are): it vibrates about its static
+/// deflection, lightly damped (stiffness-proportional damping, 0.5 % in the first mode).
+pub(crate) fn cantilever(v: &Values) -> Scene {
+    let (modulus, density, side) = STEEL;
+    let (length, load) = (v.get("L"), v.get("P"));
+    let elements = v.get("n").round() as usize;
+    let mut s = empty("cantilever");
+    let omega1 = crate::beam_theory::cantilever_frequency(
+        1,
+        modulus * side.powi(4) / 12.0,
+        density * side * side,
+        length,
+    );
+    s.beams.push(BeamSpec {
+        name: "beam".into(),
+        start: [0.0, 0.0],
+        end: [length, 0.0],
+        elements,
+        youngs_modulus: modulus,
+        density,
+        width: side,
+        height: side,
+        supports: [SupportSpec::Clamped, SupportSpec::Free],
+        mass: MassSpec::Consistent,
+        damping: Some([0.0, 2.0 * 0.005 / omega1]),
+        velocity: [0.0, 0.0],
+    });
+    s.forces.push(ForceSpec::Constant {
+        body: "beam".into(),
+        force: vec![0.0, -load],
+        torque: Default::default(),
+    });
+    s.stepper.kind = "nsga".into();
+    s.stepper.dt = (2.0 * std::f64::consts::PI / omega1) / 200.0;
+    s.duration = 20.0 * 2.0 * std::f64::consts::PI / omega1;
+    s
+}
+
+/// A free elastic rod moving at v₀ along its axis towards a rigid wall 1 mm beyond its end.
+pub(crate) fn elastic_rod_impact(v: &Values) -> Scene {
+    let (modulus, density, side, length) = ROD;
+    let (speed, elements) = (v.get("v0"), v.get("n").round() as usize);
+    let mut s = empty("elastic-rod-impact");
+    s.bodies.push(BodySpec {
+        name: "wall".into(),
+        fixed: true,
+        mass: None,
+        inertia: None,
+        position: [length + 0.5 * side + ROD_GAP, 0.0],
+        angle: std::f64::consts::FRAC_PI_2,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+        shape: ShapeSpec::HalfPlane,
+        contact_points: Vec::new(),
+    });
+    s.beams.push(BeamSpec {
+        name: "rod".into(),
+        start: [0.0, 0.0],
+        end: [length, 0.0],
+        elements,
+        youngs_modulus: modulus,
+        density,
+        width: side,
+        height: side,
+        supports: [SupportSpec::Free, SupportSpec::Free],
+        mass: MassSpec::Consistent,
+        damping: None,
+        velocity: [speed, 0.0],
+    });
+    s.material.friction = 0.0;
+    s.material.restitution = 0.0;
+    s.stepper.kind = "nsga".into();
+    s.stepper.spectral_radius = 1.0;
+    // One element's transit time l/c.
+    s.stepper.dt = length / elements as f64 / (modulus / density).sqrt();
+    s.contact_margin = 0.05;
+    s.duration = ROD_GAP / speed + 4.0 * length / (modulus / density).sqrt();
+    s
+}
