@@ -758,7 +758,8 @@ fn disk_over_disk(v: &Values) -> Scene {
 }
 
 /// Plots the playground opens with for a preset whose contact plots would stay empty (a
-/// mechanism): entries `Y~X` of quantity names as in the trace's CSV header.
+/// mechanism, a beam): entries `Y~X` of quantity names as in the trace's CSV header, with
+/// `{tip}` for a beam's last node ([`crate::Simulation::suggested_plots`] fills it in).
 pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
     match preset {
         "pendulum" => &[
@@ -767,6 +768,16 @@ pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
             "pin.Ry [N]~t [s]",
         ],
         "slider-crank" => &["slider.x [m]~t [s]", "drive.torque [N m]~t [s]"],
+        // `{tip}` stands for the beam's last node (n20 for 20 elements), `{last}` for its
+        // number (the feature of its contact).
+        "cantilever" => &[
+            "beam.{tip}.y [m]~t [s]",
+            "beam.{tip}.vy [m/s]~beam.{tip}.y [m]",
+        ],
+        "elastic-rod-impact" => &[
+            "rod/wall#{last}.normal [N]~t [s]",
+            "rod.{tip}.vx [m/s]~t [s]",
+        ],
         _ => &[],
     }
 }

@@ -21,6 +21,9 @@ use crate::timeline::{Change, Timeline};
 use crate::trace::{BodyLayout, BodySample, ContactSample, JointSample, Sample, Trace};
 use serde::Serialize;
 
+/// Largest structure (generalized coordinates) whose modes every sample carries.
+pub const SAMPLED_STRUCTURE_DOFS: usize = 128;
+
 /// A scene being stepped.
 pub struct Simulation {
     scene: Scene,
@@ -607,6 +610,13 @@ impl Simulation {
     /// The sample with the modal analysis of the compressed contacts (an eigen-decomposition:
     /// ask for it when it is shown, not for every recorded step).
     pub fn sample_with_modes(&self) -> Sample {
+        // A structure's modes are a dense eigenproblem over all its coordinates (O(n³)):
+        // per sample only for small ones; larger ones through `modes()` when asked.
+        if self.system.held_by() == Some("flexible beams")
+            && self.system.dofs() > SAMPLED_STRUCTURE_DOFS
+        {
+            return self.sample();
+        }
         let (analysis, modal_energy) = self.modes_with_energy();
         Sample {
             modes: Some(crate::trace::SampleModes {
@@ -786,6 +796,26 @@ impl Simulation {
         self.preset = Some((preset, next));
         self.note(Change::Parameter(name.to_string(), value));
         Ok(())
+    }
+
+    /// The preset's suggested plots (`Y~X` quantity names), a beam's `{tip}` filled in.
+    pub fn suggested_plots(&self) -> Vec<String> {
+        let last = self
+            .system
+            .bodies
+            .iter()
+            .find_map(|b| match &b.kind {
+                crate::model::BodyKind::Beam(beam) => Some((beam.nodes() - 1).to_string()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let tip = format!("n{last}");
+        self.preset()
+            .map(|p| crate::presets::suggested_plots(p.name))
+            .unwrap_or_default()
+            .iter()
+            .map(|s| s.replace("{tip}", &tip).replace("{last}", &last))
+            .collect()
     }
 
     /// Every stepper as offered for this scene: available or not, and what it leaves out.

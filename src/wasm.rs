@@ -388,13 +388,7 @@ impl Simulation {
     /// most presets and for scene files).
     #[wasm_bindgen(js_name = suggestedPlots)]
     pub fn suggested_plots(&self) -> Vec<String> {
-        self.inner
-            .preset()
-            .map(|p| crate::presets::suggested_plots(p.name))
-            .unwrap_or_default()
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        self.inner.suggested_plots()
     }
 
     /// The values of [`Simulation::quantity_names`], in its order.

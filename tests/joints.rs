@@ -491,13 +491,20 @@ fn the_pendulum_s_energy_loss_under_each_stepper_falls_at_first_order() {
 
 #[test]
 fn the_plots_a_mechanism_preset_suggests_name_quantities_of_its_trace() {
-    use contactlab::presets::suggested_plots;
-    for name in ["pendulum", "slider-crank"] {
+    for name in [
+        "pendulum",
+        "slider-crank",
+        "cantilever",
+        "elastic-rod-impact",
+    ] {
         let mut sim = Simulation::from_preset(name, &[]).unwrap();
-        let csv = sim.run(2, 1).unwrap().to_csv();
+        let plots = sim.suggested_plots();
+        // Far enough for the rod to reach the wall (its contact column then exists).
+        let steps = sim.steps_for(1.5e-3).min(200).max(2);
+        let csv = sim.run(steps, 1).unwrap().to_csv();
         let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-        assert!(!suggested_plots(name).is_empty());
-        for entry in suggested_plots(name) {
+        assert!(!plots.is_empty());
+        for entry in &plots {
             for quantity in entry.split('~') {
                 assert!(
                     header.contains(&quantity),
