@@ -539,6 +539,12 @@ impl Simulation {
                         ("cuboid", (2.0 * *half_extents).to_array(), 0.0)
                     }
                     Shape::Disk { radius } => ("disk", [0.0; 3], *radius),
+                    // Drawn from its nodes by the canvas view (`SceneCanvas`).
+                    Shape::Beam {
+                        half_thickness,
+                        length,
+                        ..
+                    } => ("beam", [*length, 2.0 * half_thickness, 0.0], 0.0),
                 };
                 BodyInfo {
                     name: b.name.clone(),

@@ -419,3 +419,29 @@ fn a_lightly_loaded_cantilever_vibrates_at_its_first_frequency_about_its_static_
         "lowest {low} against −{static_tip}"
     );
 }
+
+#[test]
+fn the_drawn_centreline_follows_the_hermite_shape_exactly_between_nodes() {
+    // One element under a small tip load: Euler–Bernoulli's w(x) = P x²(3L − x)/(6EI) is the
+    // element's own cubic, so the drawn midpoint sits at 5PL³/(48EI).
+    let p = 1e-3;
+    let sim = cantilever(1, p, "consistent");
+    let eq = static_equilibrium(sim.system(), 1, 1e-12).unwrap();
+    let body = &sim.system().bodies[0];
+    let contactlab::model::BodyKind::Beam(beam) = &body.kind else {
+        panic!("not a beam")
+    };
+    let line = beam.centreline(body.q_of(&eq.q), 8);
+    assert_eq!(line.len(), 9);
+    let (mid, normal) = line[4];
+    let exact = 5.0 * p / (48.0 * bending());
+    assert!(
+        (-mid.y - exact).abs() <= 1e-6 * exact,
+        "{} against {exact}",
+        -mid.y
+    );
+    assert!((mid.x - 0.5).abs() < 1e-9);
+    // The normal there is the slope's: w'(L/2) = 3PL²/(8EI).
+    let slope = 3.0 * p / (8.0 * bending());
+    assert!((normal.x - slope).abs() <= 1e-6 * slope, "{normal:?}");
+}

@@ -396,3 +396,34 @@ fn a_distance_joint_is_drawn_as_a_link_between_its_two_pinned_points() {
             .any(|p| (*p - DVec2::new(0.3, -0.4)).length() < 1e-12)
     );
 }
+
+#[test]
+fn a_clamped_beam_is_drawn_as_a_band_of_its_height_with_its_clamp() {
+    let s = Simulation::from_preset("cantilever", &[("n".into(), 4.0)]).unwrap();
+    let mut r = Renderer::new(&s);
+    let p = r.picture(&s, W, H, 1.0);
+    let band = polygons(&p, palette::BODY)[0];
+    let world: Vec<DVec2> = band.iter().map(|&c| r.to_world(c).unwrap()).collect();
+    // Straight at the start: x from 0 to L = 1 m, y = ±h/2 = ±5 mm, or ±1.5 px where that
+    // is wider (8 points per element).
+    assert_eq!(world.len(), 2 * (4 * 8 + 1));
+    let half = world[0].y.abs();
+    assert!(half >= 0.005 - 1e-12);
+    for w in &world {
+        assert!((-1e-9..=1.0 + 1e-9).contains(&w.x), "{w:?}");
+        assert!((w.y.abs() - half).abs() < 1e-9, "{w:?}");
+    }
+    // The clamp: a thick ink line across the beam at x = 0.
+    let clamp = p.marks.iter().find_map(|m| match m {
+        Mark::Path {
+            points,
+            closed: false,
+            style,
+        } if style.line_width == 4.0 => Some(points),
+        _ => None,
+    });
+    let clamp = clamp.expect("a clamp is drawn");
+    for &c in clamp {
+        assert!(r.to_world(c).unwrap().x.abs() < 1e-9);
+    }
+}

@@ -86,6 +86,7 @@ pub struct PlanarBeam {
     /// Rayleigh damping C = a M + b K_t: (a in 1/s, b in s).
     pub damping: (f64, f64),
     mass_model: BeamMass,
+    supports: (Support, Support),
     elements: Vec<Element>,
     /// Every node's initial (x, y, θ): held coordinates keep these values.
     nodes0: Vec<[f64; 3]>,
@@ -168,6 +169,7 @@ impl PlanarBeam {
             section,
             damping: (0.0, 0.0),
             mass_model: mass,
+            supports,
             elements,
             nodes0,
             velocity0,
@@ -260,6 +262,11 @@ impl PlanarBeam {
             bound = bound.max(top.max(0.0).sqrt());
         }
         bound
+    }
+
+    /// How the start and the end are held.
+    pub fn supports(&self) -> (Support, Support) {
+        self.supports
     }
 
     /// Number of nodes.

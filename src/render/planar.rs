@@ -106,6 +106,12 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
                         line.iter().map(|(p, n)| view.px(*p + *n * half)).collect();
                     outline_px.extend(line.iter().rev().map(|(p, n)| view.px(*p - *n * half)));
                     picture.polygon(outline_px, outline);
+                    let (first, last) = (line[0], line[line.len() - 1]);
+                    for (support, (at, normal)) in
+                        [(beam.supports().0, first), (beam.supports().1, last)]
+                    {
+                        draw_support(picture, view, support, at, normal, px);
+                    }
                 }
             }
             Shape::Plane | Shape::Sphere { .. } | Shape::Cuboid { .. } => {}
@@ -176,4 +182,47 @@ pub fn hit(system: &System, q: &nalgebra::DVector<f64>, p: DVec2) -> Option<usiz
         !b.is_fixed()
             && (p - system.pose(i, q).position).length() <= 1.2 * b.shape.bounding_radius()
     })
+}
+
+/// A beam end's support: a clamp as a wall across the end, a pin as a triangle under it, a
+/// roller as a triangle on a line (nothing for a free end). `normal` is the section's.
+fn draw_support(
+    picture: &mut Picture,
+    view: &super::camera::Viewport,
+    support: crate::model::Support,
+    at: DVec2,
+    normal: DVec2,
+    px: f64,
+) {
+    use crate::model::Support;
+    let size = 10.0 * px / view.scale;
+    let ink = Style::stroke(palette::INK, 2.0 * px);
+    match support {
+        Support::Free => {}
+        Support::Clamped => {
+            picture.line(
+                vec![view.px(at - normal * size), view.px(at + normal * size)],
+                Style::stroke(palette::INK, 4.0 * px),
+            );
+        }
+        Support::Pinned | Support::Roller => {
+            let down = DVec2::new(0.0, -size);
+            let side = DVec2::new(0.6 * size, 0.0);
+            picture.polygon(
+                vec![
+                    view.px(at),
+                    view.px(at + down - side),
+                    view.px(at + down + side),
+                ],
+                Style::filled_outline(palette::PIN, palette::INK, 1.5 * px),
+            );
+            if support == Support::Roller {
+                let base = at + down * 1.3;
+                picture.line(
+                    vec![view.px(base - side * 1.5), view.px(base + side * 1.5)],
+                    ink,
+                );
+            }
+        }
+    }
 }
