@@ -305,3 +305,45 @@ fn seed_001_in_space_through_wasm() {
         assert_eq!(c[5], state, "u = {u}: state");
     }
 }
+
+/// One theory-panel line as the page reads it (NaN arrives as null).
+#[derive(serde::Deserialize, Debug)]
+struct Line {
+    label: String,
+    predicted: f64,
+    simulated: Option<f64>,
+}
+
+/// Steps `sim` until its time reaches `until` (the API returns early after its budget).
+fn run_until(sim: &mut Simulation, until: f64) {
+    while sim.time() < until - 1e-12 {
+        let left = ((until - sim.time()) / sim.time_step()).round().max(1.0);
+        sim.step(js(left.min(10_000.0))).unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+fn pendulum_holds_its_pin_and_swings_with_the_elliptic_period_through_wasm() {
+    let mut sim = Simulation::preset(js("pendulum"), JsValue::UNDEFINED).unwrap();
+    run_until(&mut sim, 2.5);
+    let lines: Vec<Line> = serde_wasm_bindgen::from_value(sim.theory()).unwrap();
+    let period = &lines[0];
+    let measured = period.simulated.expect("a full swing was measured");
+    // 0.25 ms steps keep the two-level scheme's first-order period error within 0.1 %.
+    assert!((measured / period.predicted - 1.0).abs() < 1e-3, "{period:?}");
+    for joint in &lines[2..4] {
+        assert!(joint.simulated.unwrap() <= 1e-10, "{joint:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn elastic_rod_strikes_the_wall_for_2l_over_c_through_wasm() {
+    let mut sim = Simulation::preset(js("elastic-rod-impact"), JsValue::UNDEFINED).unwrap();
+    run_until(&mut sim, 5e-3);
+    let lines: Vec<Line> = serde_wasm_bindgen::from_value(sim.theory()).unwrap();
+    let (duration, force, rebound) = (&lines[0], &lines[1], &lines[2]);
+    assert!(duration.label.contains("2L/c"));
+    assert!((duration.simulated.unwrap() - duration.predicted).abs() <= sim.time_step(), "{duration:?}");
+    assert!((force.simulated.unwrap() / force.predicted - 1.0).abs() <= 1e-3, "{force:?}");
+    assert!((rebound.simulated.unwrap() / rebound.predicted - 1.0).abs() <= 0.01, "{rebound:?}");
+}
