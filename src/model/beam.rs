@@ -33,6 +33,10 @@ use super::Pose;
 use super::corotational::{Element, ElementState, SectionStiffness};
 use super::kind::BodyModel;
 
+/// Half-bandwidth of a beam's matrices over its free coordinates: an element couples two
+/// consecutive nodes' (x, y, θ), at most 5 places apart.
+const BAND: usize = 5;
+
 /// How an end of the beam is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
@@ -543,6 +547,54 @@ impl BodyModel for PlanarBeam {
             *out -= &self.mass_free * (kv * a);
         }
         true
+    }
+    /// (M − kq ∂f/∂q − kv ∂f/∂v) assembled element by element into its band (a node's
+    /// coordinates couple to its neighbours' only: half-bandwidth 5) and eliminated there.
+    fn solve_tangent(
+        &self,
+        q: &[f64],
+        _v: &[f64],
+        (kq, kv): (f64, f64),
+        r: &nalgebra::DVector<f64>,
+    ) -> Option<nalgebra::DVector<f64>> {
+        let n = self.free.len();
+        let mut band = super::banded::Band::zeros(n, BAND);
+        for (a, &i) in self.free.iter().enumerate() {
+            for (b, &j) in self
+                .free
+                .iter()
+                .enumerate()
+                .skip(a.saturating_sub(BAND))
+                .take(2 * BAND + 1)
+            {
+                if a.abs_diff(b) <= BAND {
+                    band.add(a, b, self.mass_full[(i, j)]);
+                }
+            }
+        }
+        let nodes = self.node_coordinates(q);
+        let (a, b) = self.damping;
+        if a != 0.0 {
+            for r_ in 0..n {
+                for c in r_.saturating_sub(BAND)..(r_ + BAND + 1).min(n) {
+                    band.add(r_, c, kv * a * self.mass_free[(r_, c)]);
+                }
+            }
+        }
+        for (e, (el, st)) in self.elements.iter().zip(self.states(&nodes)).enumerate() {
+            let ke = st.tangent(self.section.stiffness, el.length);
+            for (i, row) in ke.iter().enumerate() {
+                let Some(r_) = self.slot[3 * e + i] else {
+                    continue;
+                };
+                for (j, x) in row.iter().enumerate() {
+                    if let Some(c) = self.slot[3 * e + j] {
+                        band.add(r_, c, (kq + kv * b) * x);
+                    }
+                }
+            }
+        }
+        band.solve(r)
     }
     fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
         let nodes = self.node_coordinates(q);

@@ -85,6 +85,17 @@ pub trait BodyModel {
     ) -> bool {
         !self.forces_depend_on_state()
     }
+    /// Solves (M − kq ∂f/∂q − kv ∂f/∂v) x = r over the body's own coordinates when the kind
+    /// can do it faster than a dense factorisation (a beam: inside its band); None otherwise.
+    fn solve_tangent(
+        &self,
+        _q: &[f64],
+        _v: &[f64],
+        _k: (f64, f64),
+        _r: &nalgebra::DVector<f64>,
+    ) -> Option<nalgebra::DVector<f64>> {
+        None
+    }
     /// Potential energy of gravity and of the body's own elastic forces, J (zero at the
     /// origin): −m g·x for a rigid body.
     fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {

@@ -288,19 +288,25 @@ impl System {
                 continue;
             }
             let (o, d) = (body.v_offset, body.dofs());
-            let mut block = body.mass_block(q)?;
-            let mut k = nalgebra::DMatrix::zeros(d, d);
-            if !body
-                .model()
-                .add_force_tangent(body.q_of(q), body.v_of(v), kq, kv, &mut k)
-            {
-                return None;
-            }
-            block -= k;
             let rhs = r.rows(o, d).into_owned();
-            let w = banded::half_bandwidth(&block);
-            let x = banded::solve_banded(block.clone(), rhs.clone(), w)
-                .or_else(|| block.lu().solve(&rhs))?;
+            let fast = body
+                .model()
+                .solve_tangent(body.q_of(q), body.v_of(v), (kq, kv), &rhs);
+            let x = match fast {
+                Some(x) => x,
+                None => {
+                    let mut block = body.mass_block(q)?;
+                    let mut k = nalgebra::DMatrix::zeros(d, d);
+                    if !body
+                        .model()
+                        .add_force_tangent(body.q_of(q), body.v_of(v), kq, kv, &mut k)
+                    {
+                        return None;
+                    }
+                    block -= k;
+                    block.lu().solve(&rhs)?
+                }
+            };
             out.rows_mut(o, d).copy_from(&x);
         }
         Some(out)
