@@ -500,7 +500,7 @@ fn the_plots_a_mechanism_preset_suggests_name_quantities_of_its_trace() {
         let mut sim = Simulation::from_preset(name, &[]).unwrap();
         let plots = sim.suggested_plots();
         // Far enough for the rod to reach the wall (its contact column then exists).
-        let steps = sim.steps_for(1.5e-3).min(200).max(2);
+        let steps = sim.steps_for(1.5e-3).clamp(2, 200);
         let csv = sim.run(steps, 1).unwrap().to_csv();
         let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
         assert!(!plots.is_empty());
