@@ -29,6 +29,29 @@ fn empty(name: &str) -> Scene {
     }
 }
 
+/// A free, resting beam of square section along the x axis from the origin, consistent mass.
+fn square_beam(
+    name: &str,
+    length: f64,
+    elements: usize,
+    (modulus, density, side): (f64, f64, f64),
+) -> BeamSpec {
+    BeamSpec {
+        name: name.into(),
+        start: [0.0, 0.0],
+        end: [length, 0.0],
+        elements,
+        youngs_modulus: modulus,
+        density,
+        width: side,
+        height: side,
+        supports: [SupportSpec::Free, SupportSpec::Free],
+        mass: MassSpec::Consistent,
+        damping: None,
+        velocity: [0.0, 0.0],
+    }
+}
+
 /// A steel cantilever of length L clamped at the origin, a tip load P suddenly applied
 /// downward (no gravity, so the closed forms hold as they are): it vibrates about its static
 /// deflection, lightly damped (stiffness-proportional damping, 0.5 % in the first mode).
@@ -44,18 +67,9 @@ pub(crate) fn cantilever(v: &Values) -> Scene {
         length,
     );
     s.beams.push(BeamSpec {
-        name: "beam".into(),
-        start: [0.0, 0.0],
-        end: [length, 0.0],
-        elements,
-        youngs_modulus: modulus,
-        density,
-        width: side,
-        height: side,
         supports: [SupportSpec::Clamped, SupportSpec::Free],
-        mass: MassSpec::Consistent,
         damping: Some([0.0, 2.0 * 0.005 / omega1]),
-        velocity: [0.0, 0.0],
+        ..square_beam("beam", length, elements, (modulus, density, side))
     });
     s.forces.push(ForceSpec::Constant {
         body: "beam".into(),
@@ -86,18 +100,8 @@ pub(crate) fn elastic_rod_impact(v: &Values) -> Scene {
         contact_points: Vec::new(),
     });
     s.beams.push(BeamSpec {
-        name: "rod".into(),
-        start: [0.0, 0.0],
-        end: [length, 0.0],
-        elements,
-        youngs_modulus: modulus,
-        density,
-        width: side,
-        height: side,
-        supports: [SupportSpec::Free, SupportSpec::Free],
-        mass: MassSpec::Consistent,
-        damping: None,
         velocity: [speed, 0.0],
+        ..square_beam("rod", length, elements, (modulus, density, side))
     });
     s.material.friction = 0.0;
     s.material.restitution = 0.0;

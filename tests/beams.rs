@@ -244,6 +244,16 @@ fn rod_forces(sim: &mut Simulation, duration: f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The mean force on the plateau, between 1.5 and 2.5 ms, N.
+fn plateau(forces: &[(f64, f64)]) -> f64 {
+    let inside: Vec<f64> = forces
+        .iter()
+        .filter(|(t, _)| (1.5e-3..2.5e-3).contains(t))
+        .map(|f| f.1)
+        .collect();
+    inside.iter().sum::<f64>() / inside.len() as f64
+}
+
 /// Times at which the force first rises through and last falls through `level`, linearly
 /// interpolated between steps.
 fn crossings(forces: &[(f64, f64)], level: f64) -> (f64, f64) {
@@ -282,13 +292,7 @@ fn an_elastic_rod_strikes_a_wall_for_2l_over_c_with_force_rho_c_a_v0_and_leaves_
         "pulse {} s against 2L/c = {duration}",
         end - start
     );
-    // The plateau: the force between 1.5 and 2.5 ms.
-    let plateau: Vec<f64> = forces
-        .iter()
-        .filter(|(t, _)| (1.5e-3..2.5e-3).contains(t))
-        .map(|f| f.1)
-        .collect();
-    let mean = plateau.iter().sum::<f64>() / plateau.len() as f64;
+    let mean = plateau(&forces);
     assert!(
         (mean - force).abs() <= 1e-3 * force,
         "plateau {mean} N against ρcAv₀ = {force}"
@@ -331,13 +335,7 @@ fn moreau_jean_refuses_a_step_beyond_the_explicit_limit_and_keeps_the_rod_below_
     assert_eq!(fast.time(), 0.0, "a refused step changes nothing");
     // Below it the rod rebounds like under NSGA, with the same plateau force.
     let mut sim = rod_rho(100, "lumped", "moreau-jean", 0.5 * limit, 1.0);
-    let forces = rod_forces(&mut sim, 4e-3);
-    let plateau: Vec<f64> = forces
-        .iter()
-        .filter(|(t, _)| (1.5e-3..2.5e-3).contains(t))
-        .map(|f| f.1)
-        .collect();
-    let mean = plateau.iter().sum::<f64>() / plateau.len() as f64;
+    let mean = plateau(&rod_forces(&mut sim, 4e-3));
     assert!((mean - 100.0).abs() <= 1e-3 * 100.0, "plateau {mean}");
 }
 
