@@ -789,3 +789,39 @@ test("mechanisms: the pendulum opens with its suggested plots filling, the pin d
   await page.screenshot({ path: `${SHOTS}/pendulum.png`, fullPage: true });
   await page.close();
 });
+
+test("beams: the cantilever opens with its tip plots filling, the beam drawn bent, the elastica in the theory panel and only nsga offered", async () => {
+  const { page, errors } = await open("?scene=cantilever&P=800");
+  const entries = await page.evaluate(() => window.contactlab.builder.entries());
+  assert.deepEqual(entries, ["beam.n20.y [m]~t [s]", "beam.n20.vy [m/s]~beam.n20.y [m]"]);
+  await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 });
+  // The tip has gone down (the beam's pose is its tip's), and the canvas shows the beam's
+  // colour there.
+  const tip = await page.evaluate(() => {
+    const app = window.contactlab;
+    const [x, y] = app.sim.bodyPoses();
+    const t = app.view.transform();
+    const data = app.view.canvas.getContext("2d").getImageData(Math.round(t.x(x)), Math.round(t.y(y)), 1, 1).data;
+    return { y, pixel: Array.from(data) };
+  });
+  assert.ok(tip.y < -0.05, `tip at y = ${tip.y}`);
+  assert.ok(tip.pixel[3] > 0 && !(tip.pixel[0] === 255 && tip.pixel[1] === 255 && tip.pixel[2] === 255), `tip pixel ${tip.pixel}`);
+  const rows = await theoryRows(page);
+  const elastica = rows.find((r) => r.label.startsWith("tip deflection, elastica"));
+  // P = 800 N on 1 m of 10 mm steel: PL²/EI = 4.57; the static solve is on the elastica.
+  assert.ok(elastica && Math.abs(elastica.simulated / elastica.predicted - 1) < 3e-3, JSON.stringify(elastica));
+  const linear = rows.find((r) => r.label.startsWith("tip deflection, linear"));
+  assert.ok(linear.wrong, "the linear guess is marked wrong at this load");
+  const offered = await page.$$eval("#stepper option:not([disabled])", (os) => os.map((o) => o.value));
+  assert.deepEqual(offered, ["nsga"]);
+  // Every step converged and the motion is bounded (a screenshot once showed otherwise).
+  const { unconverged, energy } = await page.evaluate(() => ({
+    unconverged: window.contactlab.sim.unconvergedSteps,
+    energy: window.contactlab.sim.energy,
+  }));
+  assert.equal(unconverged, 0);
+  assert.ok(energy < 1600, `energy ${energy} J`);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/cantilever.png`, fullPage: true });
+  await page.close();
+});
