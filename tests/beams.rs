@@ -460,3 +460,44 @@ fn the_cantilever_under_its_largest_load_converges_every_step_and_stays_bounded(
         );
     }
 }
+
+#[test]
+fn a_disk_resting_on_a_simply_supported_beam_rides_on_it_with_its_gap_held() {
+    // A 10 kg disk (r = 5 cm) at the middle of a 1 m steel beam 20 mm × 10 mm, pinned and on a
+    // roller, 20 elements, mass-proportional damping 400/s on the beam, NSGA at 0.5 ms: every
+    // step converges and the gap at the contact is never below −1e-9 m. (Its settled midspan
+    // deflection, 7.79 mm, is 22 % above PL³/(48EI) + 5qL⁴/(384EI) = 6.41 mm: not yet
+    // explained, docs/beams.md; the beam alone sags by 0.5718 mm against 0.5730 mm.)
+    let json = r#"{"gravity": [0, -9.81],
+        "bodies": [{"name": "ball", "mass": 10, "position": [0.5, 0.055], "shape": {"type": "disk", "radius": 0.05}}],
+        "beams": [{"name": "bridge", "start": [0, 0], "end": [1, 0], "elements": 20,
+                   "youngs_modulus": 2.1e11, "density": 7850, "width": 0.02, "height": 0.01,
+                   "supports": ["pinned", "roller"], "damping": [400, 0]}],
+        "material": {"friction": 0.5, "restitution": 0},
+        "contact_margin": 0.01,
+        "stepper": {"kind": "nsga", "dt": 0.0005}}"#;
+    let mut sim = Simulation::from_scene(Scene::from_json(json).unwrap()).unwrap();
+    while sim.time() < 3.0 {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged, "t = {}", sim.time());
+        let contacts = &sim.last_report().contacts;
+        assert!(
+            !contacts.is_empty(),
+            "t = {}: the disk left the beam",
+            sim.time()
+        );
+        for c in contacts {
+            assert!(c.gap >= -1e-9, "t = {}: gap {}", sim.time(), c.gap);
+        }
+    }
+    // The disk's centre sits r + h/2 above the midspan node (free coordinate 29 of the beam,
+    // after the disk's three), to the few µm by which the two chords meeting at the bent node
+    // rise beside it (the disk touches both).
+    let q = &sim.system().q;
+    assert!(
+        (q[1] - (0.055 + q[3 + 29])).abs() < 1e-5,
+        "disk at {}, node at {}",
+        q[1],
+        q[3 + 29]
+    );
+}
