@@ -79,7 +79,7 @@ impl ModalAnalysis {
 /// The structure's own stiffness K_s = −∂f/∂q at the current positions (v = 0), when some
 /// body has one (a beam); None for rigid bodies.
 fn structural_stiffness(system: &System) -> Option<DMatrix<f64>> {
-    if system.held_by() != Some("flexible beams") {
+    if !system.has_beams() {
         return None;
     }
     let zero = DVector::zeros(system.dofs());

@@ -612,9 +612,7 @@ impl Simulation {
     pub fn sample_with_modes(&self) -> Sample {
         // A structure's modes are a dense eigenproblem over all its coordinates (O(n³)):
         // per sample only for small ones; larger ones through `modes()` when asked.
-        if self.system.held_by() == Some("flexible beams")
-            && self.system.dofs() > SAMPLED_STRUCTURE_DOFS
-        {
+        if self.system.has_beams() && self.system.dofs() > SAMPLED_STRUCTURE_DOFS {
             return self.sample();
         }
         let (analysis, modal_energy) = self.modes_with_energy();

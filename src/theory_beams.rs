@@ -24,15 +24,24 @@ fn cantilever(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
     let bending = modulus * side.powi(4) / 12.0;
     let rho_a = density * side * side;
     let linear = load * length.powi(3) / (3.0 * bending);
-    let elastica = cantilever_elastica(load * length * length / bending).deflection * length;
     // The simulated counterparts come from the scene's initial (straight, unloaded) system:
-    // its static equilibrium under P, and its modes.
-    let initial = sim.scene().build().ok().map(|(system, _, _)| system);
-    let (static_tip, omegas) = initial.map_or((f64::NAN, vec![]), |system| {
-        let tip = crate::statics::static_equilibrium(&system, 10, 1e-10)
-            .map(|eq| -eq.q[eq.q.len() - 2])
-            .unwrap_or(f64::NAN);
-        (tip, crate::modes::analyse(&system, &[], &[]).omega)
+    // its static equilibrium under P, and its modes. They and the elastica (a shooting
+    // solve) depend on (L, P, n) only, and the page asks for the theory every frame (95 ms at
+    // 60 elements), so the last answer is kept.
+    let key = [length, load, p("n")];
+    let (elastica, static_tip, omegas) = CANTILEVER.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        match &*cache {
+            Some((k, answer)) if *k == key => answer.clone(),
+            _ => {
+                let elastica =
+                    cantilever_elastica(load * length * length / bending).deflection * length;
+                let (tip, omegas) = cantilever_statics(sim);
+                let answer = (elastica, tip, omegas);
+                *cache = Some((key, answer.clone()));
+                answer
+            }
+        }
     });
     let mut guess = line("tip deflection, linear PL³/(3EI)", "m", linear, static_tip);
     guess.wrong = (linear - elastica).abs() > 1e-3 * elastica.abs().max(1e-300);
@@ -58,6 +67,28 @@ fn cantilever(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
             omega(2),
         ),
     ]
+}
+
+/// (elastica tip deflection m, static-solve tip deflection m, ω rad/s).
+type CantileverAnswer = (f64, f64, Vec<f64>);
+
+thread_local! {
+    /// The cantilever's elastica and static tip deflections and its modes for the last
+    /// (L, P, n) asked about.
+    static CANTILEVER: std::cell::RefCell<Option<([f64; 3], CantileverAnswer)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The static tip deflection (m) and the angular frequencies (rad/s) of the scene's initial
+/// system.
+fn cantilever_statics(sim: &Simulation) -> (f64, Vec<f64>) {
+    let initial = sim.scene().build().ok().map(|(system, _, _)| system);
+    initial.map_or((f64::NAN, vec![]), |system| {
+        let tip = crate::statics::static_equilibrium(&system, 10, 1e-10)
+            .map(|eq| -eq.q[eq.q.len() - 2])
+            .unwrap_or(f64::NAN);
+        (tip, crate::modes::analyse(&system, &[], &[]).omega)
+    })
 }
 
 fn rod(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {

@@ -234,7 +234,7 @@ impl Stepper for NsgaStepper {
         // on the state); Newton with a finite-difference tangent only if f does. A flexible
         // body starts Newton from ä_n instead: its fixed-point update is an explicit step,
         // far off (h ω_max ≫ 1) for stiff elements.
-        let mut acc = if system.held_by() == Some("flexible beams") {
+        let mut acc = if system.has_beams() {
             acc_n.clone()
         } else {
             let (_, q, v) = predict(&acc_n);

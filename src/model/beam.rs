@@ -89,8 +89,9 @@ pub struct PlanarBeam {
     pub section: BeamSection,
     /// Rayleigh damping C = a M + b K_t: (a in 1/s, b in s).
     pub damping: (f64, f64),
-    mass_model: BeamMass,
     supports: (Support, Support),
+    /// [`PlanarBeam::frequency_bound`].
+    frequency_bound: f64,
     elements: Vec<Element>,
     /// Every node's initial (x, y, θ): held coordinates keep these values.
     nodes0: Vec<[f64; 3]>,
@@ -172,8 +173,8 @@ impl PlanarBeam {
         Self {
             section,
             damping: (0.0, 0.0),
-            mass_model: mass,
             supports,
+            frequency_bound: Self::element_frequency_bound(&elements, section, mass),
             elements,
             nodes0,
             velocity0,
@@ -232,30 +233,26 @@ impl PlanarBeam {
 
     /// An upper bound on the beam's highest angular frequency, rad/s: the largest of its
     /// elements' own (Irons: an assembled ω_max never exceeds the largest element's), each
-    /// from its unstrained tangent and its share of the mass.
+    /// from its unstrained tangent and its share of the mass (computed once, at construction).
     pub fn frequency_bound(&self) -> f64 {
-        let rho_a = self.section.mass_per_length;
+        self.frequency_bound
+    }
+
+    fn element_frequency_bound(
+        elements: &[Element],
+        section: BeamSection,
+        mass_model: BeamMass,
+    ) -> f64 {
         let mut bound = 0.0f64;
-        for el in &self.elements {
-            let a = [0.0, 0.0, 0.0];
-            let b = [el.length, 0.0, 0.0];
-            let st = Element {
+        for el in elements {
+            let straight = Element {
                 length: el.length,
                 rotation0: [0.0; 2],
-            }
-            .state(self.section.stiffness, a, b);
-            let k = DMatrix::from_fn(6, 6, |i, j| {
-                st.tangent(self.section.stiffness, el.length)[i][j]
-            });
-            let one = Self::assemble_mass(
-                &[Element {
-                    length: el.length,
-                    rotation0: [0.0; 2],
-                }],
-                rho_a,
-                self.mass_model,
-                2,
-            );
+            };
+            let st = straight.state(section.stiffness, [0.0; 3], [el.length, 0.0, 0.0]);
+            let kt = st.tangent(section.stiffness, el.length);
+            let k = DMatrix::from_fn(6, 6, |i, j| kt[i][j]);
+            let one = Self::assemble_mass(&[straight], section.mass_per_length, mass_model, 2);
             let Some(chol) = one.cholesky() else { continue };
             let Some(l_inv) = chol.l().try_inverse() else {
                 continue;

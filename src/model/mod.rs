@@ -247,14 +247,17 @@ impl System {
             .reduce(f64::min)
     }
 
+    /// True when some body is a flexible beam.
+    pub fn has_beams(&self) -> bool {
+        self.bodies
+            .iter()
+            .any(|b| matches!(b.kind, BodyKind::Beam(_)))
+    }
+
     /// What restricts this system to the steppers that hold constraints and flexible bodies
     /// (NSGA and Moreau–Jean): "flexible beams" or "joints", None when nothing does.
     pub fn held_by(&self) -> Option<&'static str> {
-        if self
-            .bodies
-            .iter()
-            .any(|b| matches!(b.kind, BodyKind::Beam(_)))
-        {
+        if self.has_beams() {
             Some("flexible beams")
         } else if !self.joints.is_empty() {
             Some("joints")
