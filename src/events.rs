@@ -37,6 +37,12 @@ pub struct Events {
     pub joint_violation: f64,
     /// The largest |ġ| of any joint equation at the end of any step so far, m/s.
     pub joint_rate: f64,
+    /// The work done on the system by its driven joints, Σ τ Ω h over the steps, J (τ the
+    /// step's mean drive torque on body A, Ω the prescribed θ̇_A − θ̇_B).
+    pub drive_work: f64,
+    /// The mechanical energy at the start of the first step, J (kept for systems with a
+    /// driven joint, whose work it balances).
+    pub start_energy: Option<f64>,
     /// The largest total contact force so far, N.
     pub peak_force: f64,
     /// (t, total contact force) from the step before the first loaded one to the end of
@@ -59,8 +65,8 @@ pub const MAX_PULSE: usize = 100_000;
 pub const MAX_TURNS: usize = 16;
 
 impl Events {
-    /// Takes in one step's report and the state it ended in.
-    pub fn record(&mut self, report: &StepReport, system: &System) {
+    /// Takes in one step's report, the state it ended in, and its length `h`.
+    pub fn record(&mut self, report: &StepReport, system: &System, h: f64) {
         let t = system.t;
         if report
             .contacts
@@ -127,6 +133,11 @@ impl Events {
         }
         self.was_moving = moving;
         for joint in &report.joints {
+            if let Some(crate::model::JointKind::Revolute { drive: Some(speed) }) =
+                system.joints.get(joint.joint).map(|j| j.kind)
+            {
+                self.drive_work += joint.torque * speed * h;
+            }
             for (g, rate) in joint.constraint.iter().zip(&joint.rate) {
                 self.joint_violation = self.joint_violation.max(g.abs());
                 self.joint_rate = self.joint_rate.max(rate.abs());

@@ -439,7 +439,7 @@ static PRESETS: &[Preset] = &[
     },
     Preset {
         name: "pendulum",
-        description: "A rigid rod on a revolute joint (seed 002's mechanism), released at rest from θ₀: NSGA-GGL holds the pin exactly (|g|, |ġ| at rounding) and the period follows the elliptic integral 4K(sin(θ₀/2))/ω₀, not the small-angle 2π/ω₀ (to first order in h: the step is 0.25 ms).",
+        description: "A rigid rod on a revolute joint (seed 002's mechanism), released at rest from θ₀: NSGA-GGL holds the pin exactly (|g|, |ġ| at rounding) and the period follows the elliptic integral 4K(sin(θ₀/2))/ω₀, not the small-angle 2π/ω₀ (to second order in h: within 3e-6 at the preset's 1 ms).",
         parameters: &[
             p(
                 "theta0",
@@ -514,6 +514,55 @@ static PRESETS: &[Preset] = &[
             },
         ],
         build: crate::presets_beams::elastic_rod_impact,
+    },
+    Preset {
+        name: "flexible-slider-crank",
+        description: "The slider-crank with an elastic connecting rod (a co-rotational beam pinned to the crank and the slider at its end nodes): the joints held exactly every step, the slider near the rigid kinematics as EI and EA grow, and the drive's work ∫τΩ dt balancing the energy gained.",
+        parameters: &[
+            p("r", "crank radius", "m", 0.02, 1.0, 0.1),
+            p(
+                "ratio",
+                "rod length over crank radius l/r",
+                "1",
+                1.2,
+                10.0,
+                3.0,
+            ),
+            p(
+                "omega",
+                "crank speed Ω",
+                "rad/s",
+                -50.0,
+                50.0,
+                3.0 * std::f64::consts::TAU,
+            ),
+            p("E", "rod's Young's modulus", "Pa", 1e7, 2.1e11, 1e9),
+            Parameter {
+                step: 1.0,
+                ..p("n", "rod elements", "1", 1.0, 40.0, 8.0)
+            },
+        ],
+        build: crate::presets_beams::flexible_slider_crank,
+    },
+    Preset {
+        name: "flexible-bar-on-supports",
+        description: "Seed 003 with an elastic bar: a uniform bar (length 2a, mass m) on two penalty supports at its ends; its coupled heave and rocking frequencies tend to the rigid bar's √(2k/m) = 316.2 and √(6k/m) = 547.7 rad/s as EI grows, and its first bending mode to the free–free 4.7300² √(EI/(ρAL⁴)).",
+        parameters: &[
+            p("m", "bar mass", "kg", 0.01, 100.0, 2.0),
+            p("a", "half length (supports at ±a)", "m", 0.02, 1.0, 0.1),
+            p("k", "support stiffness", "N/m", 1e3, 1e8, 1e5),
+            p("E", "Young's modulus", "Pa", 1e8, 1e13, 2.1e11),
+            Parameter {
+                step: 1.0,
+                ..p("n", "elements", "1", 2.0, 40.0, 8.0)
+            },
+            p("amplitude", "initial lift or tilt", "m", -1e-3, 1e-3, 1e-5),
+            Parameter {
+                step: 1.0,
+                ..p("kind", "0 lift, 1 tilt", "1", 0.0, 1.0, 0.0)
+            },
+        ],
+        build: crate::presets_beams::flexible_bar,
     },
 ];
 
@@ -768,12 +817,18 @@ pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
             "pin.Ry [N]~t [s]",
         ],
         "slider-crank" => &["slider.x [m]~t [s]", "drive.torque [N m]~t [s]"],
+        "flexible-slider-crank" => &[
+            "slider.x [m]~t [s]",
+            "drive.torque [N m]~t [s]",
+            "rod.n{half}.y [m]~t [s]",
+        ],
         // `{tip}` stands for the beam's last node (n20 for 20 elements), `{last}` for its
         // number (the feature of its contact).
         "cantilever" => &[
             "beam.{tip}.y [m]~t [s]",
             "beam.{tip}.vy [m/s]~beam.{tip}.y [m]",
         ],
+        "flexible-bar-on-supports" => &["bar.n0.y [m]~t [s]", "bar.{tip}.y [m]~bar.n0.y [m]"],
         "elastic-rod-impact" => &[
             "rod/wall#{last}.normal [N]~t [s]",
             "rod.{tip}.vx [m/s]~t [s]",
@@ -822,9 +877,9 @@ fn pendulum(v: &Values) -> Scene {
         drive_speed: None,
     }];
     s.stepper.kind = "nsga".into();
-    // The two-level NSGA puts the pin's force into each step's impulse, so the swing is
-    // first order in h (docs/joints.md): 0.25 ms keeps the period within 0.1 % at θ₀ = 1.5.
-    s.stepper.dt = 2.5e-4;
+    // NSGA carries the pin's reaction in its predictor: the period is second order in h,
+    // within 3e-6 at 1 ms from θ₀ = 1.5 (docs/joints.md).
+    s.stepper.dt = 1e-3;
     s.contact_margin = 0.01 * length;
     s.duration = 5.0;
     s
@@ -841,6 +896,13 @@ pub fn slider_kinematics(r: f64, l: f64, phi: f64, omega: f64) -> (f64, f64) {
 /// A crank of radius r turning about the origin at Ω from φ = 0.3 rad, a rod of length
 /// l = ratio·r from the crank pin to the slider's pin, and a slider on the x axis.
 fn slider_crank(v: &Values) -> Scene {
+    slider_crank_with(v, None)
+}
+
+/// The slider-crank with a rigid rod, or with a flexible one: `flexible` = (E, elements)
+/// makes the rod a beam of the same length, mass (0.5 kg) and square section as thick as the
+/// crank, pinned at its end nodes.
+pub(crate) fn slider_crank_with(v: &Values, flexible: Option<(f64, usize)>) -> Scene {
     let (r, omega) = (v.get("r"), v.get("omega"));
     let l = v.get("ratio") * r;
     let phi = SLIDER_CRANK_PHI0;
@@ -883,6 +945,26 @@ fn slider_crank(v: &Values) -> Scene {
         0.5 * (pin_velocity[0] + slider_speed),
         0.5 * pin_velocity[1],
     ];
+    let beam = flexible.map(|(modulus, elements)| {
+        let side = thickness;
+        let length = (x_slider - pin[0]).hypot(pin[1]);
+        crate::scene::BeamSpec {
+            name: "rod".into(),
+            start: pin,
+            end: [x_slider, 0.0],
+            elements,
+            youngs_modulus: modulus,
+            density: rod.mass.unwrap_or(0.5) / (side * side * length),
+            width: side,
+            height: side,
+            supports: Default::default(),
+            mass: Default::default(),
+            damping: None,
+            // The rigid rod's motion about its start, the crank pin.
+            velocity: pin_velocity,
+            angular_velocity: rod.angular_velocity,
+        }
+    });
     let mut slider = moving(
         "slider",
         1.0,
@@ -907,12 +989,24 @@ fn slider_crank(v: &Values) -> Scene {
     drive.drive_speed = Some(omega);
     let mut guide = joint("guide", Prismatic, ["slider", "frame"], [x_slider, 0.0]);
     guide.axis = Some([1.0, 0.0]);
-    let mut s = scene(
-        "slider-crank",
-        9.81,
-        vec![frame, crank, rod, slider],
-        vec![],
-    );
+    let mut s = match beam {
+        None => scene(
+            "slider-crank",
+            9.81,
+            vec![frame, crank, rod, slider],
+            vec![],
+        ),
+        Some(beam) => {
+            let mut s = scene(
+                "flexible-slider-crank",
+                9.81,
+                vec![frame, crank, slider],
+                vec![],
+            );
+            s.beams.push(beam);
+            s
+        }
+    };
     s.joints = vec![
         drive,
         joint("crank_pin", Revolute, ["rod", "crank"], pin),

@@ -1,4 +1,4 @@
-//! Presets with flexible beams (seed 002's flexible elements): a cantilever under a tip load, and an elastic rod striking a wall.
+//! Presets with flexible beams (seed 002's flexible elements): a cantilever under a tip load, an elastic rod striking a wall, an elastic bar on two penalty supports (seed 003), and a slider-crank with an elastic rod.
 
 use crate::presets::Values;
 use crate::scene::{BeamSpec, BodySpec, ForceSpec, Scene, ShapeSpec};
@@ -29,6 +29,13 @@ fn empty(name: &str) -> Scene {
     }
 }
 
+/// Slenderness of the flexible bar on supports: its square section's side is its length
+/// over this.
+pub const BAR_SLENDERNESS: f64 = 10.0;
+
+/// Radius of the small fixed disks the flexible bar rests on, m.
+const SUPPORT_RADIUS: f64 = 0.005;
+
 /// A free, resting beam of square section along the x axis from the origin, consistent mass.
 fn square_beam(
     name: &str,
@@ -49,6 +56,7 @@ fn square_beam(
         mass: MassSpec::Consistent,
         damping: None,
         velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
     }
 }
 
@@ -114,5 +122,74 @@ pub(crate) fn elastic_rod_impact(v: &Values) -> Scene {
     s.stepper.dt = length / elements as f64 / (modulus / density).sqrt();
     s.contact_margin = 0.05;
     s.duration = ROD_GAP / speed + 4.0 * length / (modulus / density).sqrt();
+    s
+}
+
+/// Seed 003 with an elastic bar: a free uniform bar of mass m and length 2a (square section
+/// 2a/10, E given, density from m) resting with its ends on two small fixed disks, penalty
+/// contacts of stiffness k. It starts straight at the rigid bar's preload −mg/(2k), lifted by
+/// `amplitude` (kind 0) or tilted by it (kind 1: ends at ∓amplitude). Explicit penalty
+/// stepping at 0.8 of the beam's explicit limit 2/ω_max.
+pub(crate) fn flexible_bar(v: &Values) -> Scene {
+    let (m, a, k, modulus) = (v.get("m"), v.get("a"), v.get("k"), v.get("E"));
+    let (amplitude, elements) = (v.get("amplitude"), v.get("n").round() as usize);
+    let length = 2.0 * a;
+    let side = length / BAR_SLENDERNESS;
+    let density = m / (side * side * length);
+    let preload = m * 9.81 / (2.0 * k);
+    let (rise, tilt) = if v.get("kind").round() as i64 == 1 {
+        (0.0, amplitude)
+    } else {
+        (amplitude, 0.0)
+    };
+    let mut s = empty("flexible-bar-on-supports");
+    s.gravity = Some(vec![0.0, -9.81]);
+    for (name, x) in [("left", 0.0), ("right", length)] {
+        s.bodies.push(BodySpec {
+            name: name.into(),
+            fixed: true,
+            mass: None,
+            inertia: None,
+            position: [x, -0.5 * side - SUPPORT_RADIUS],
+            angle: 0.0,
+            velocity: [0.0, 0.0],
+            angular_velocity: 0.0,
+            shape: ShapeSpec::Disk {
+                radius: SUPPORT_RADIUS,
+            },
+            contact_points: Vec::new(),
+        });
+    }
+    s.beams.push(BeamSpec {
+        start: [0.0, rise - tilt - preload],
+        end: [length, rise + tilt - preload],
+        ..square_beam("bar", length, elements, (modulus, density, side))
+    });
+    s.material.stiffness = k;
+    s.material.damping = 0.0;
+    s.material.friction = 0.0;
+    s.stepper.kind = "penalty-explicit".into();
+    s.contact_margin = 0.01;
+    s.duration = 0.1;
+    // The beam's own limit (its stiffest element) bounds the explicit step; the supports'
+    // coupled frequencies are far below it.
+    let limit = s
+        .build()
+        .ok()
+        .and_then(|(system, _, _)| system.explicit_step_limit())
+        .unwrap_or(1e-6);
+    // A stiff bar in many elements can need less than the smallest step a scene takes: the
+    // stepper then refuses it by its field, naming the limit.
+    s.stepper.dt = (0.8 * limit).max(crate::scene::MIN_TIME_STEP);
+    s
+}
+
+/// The slider-crank of [`crate::presets`] with an elastic connecting rod: a beam of E and n
+/// elements in place of the rigid rod (same length, mass and section), pinned to the crank
+/// and the slider at its end nodes, starting straight and moving as the rigid rod would.
+pub(crate) fn flexible_slider_crank(v: &Values) -> Scene {
+    let elements = v.get("n").round() as usize;
+    let mut s = crate::presets::slider_crank_with(v, Some((v.get("E"), elements)));
+    s.stepper.dt = 5e-4;
     s
 }

@@ -17,6 +17,9 @@ pub use crate::scene_joints::JointSpec;
 pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
 
+/// The smallest time step a scene takes, s.
+pub const MIN_TIME_STEP: f64 = 1e-7;
+
 /// A whole scene: bodies, loads, contact material, stepper and run length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -235,7 +238,7 @@ impl StepperSpec {
 
     /// Validates and turns the spec into a [`StepperKind`].
     pub fn to_kind(&self) -> Result<StepperKind> {
-        check_range("stepper.dt", self.dt, 1e-7, 0.1)?;
+        check_range("stepper.dt", self.dt, MIN_TIME_STEP, 0.1)?;
         check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
         let pgs_max_iterations = check_count(
             "stepper.pgs_max_iterations",
@@ -395,35 +398,37 @@ impl Scene {
             .bodies
             .iter()
             .map(|b| (b.name.as_str(), b.fixed))
+            .chain(self.beams.iter().map(|b| (b.name.as_str(), false)))
             .collect();
         for (i, joint) in self.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
+            joint.validate(&path, &bodies)?;
+            // On a beam a joint attaches at a node.
             for (k, name) in joint.bodies.iter().enumerate() {
-                if self.beams.iter().any(|b| &b.name == name) {
-                    return Err(Error::field(
-                        format!("{path}.bodies[{k}]"),
-                        format!(
-                            "'{name}' is a beam; joints to beams are not available yet (hold a beam's ends by its supports)"
-                        ),
-                    ));
+                if let Some(beam) = self.beams.iter().find(|b| &b.name == name) {
+                    let (field, point) = match (k, joint.anchor_b) {
+                        (1, Some(b)) => ("anchor_b", b),
+                        _ => ("anchor", joint.anchor),
+                    };
+                    beam.node_at(point, &format!("{path}.{field}"))?;
                 }
             }
-            joint.validate(&path, &bodies)?;
         }
         Ok(())
     }
 
-    /// Beams run under NSGA (implicit in their elastic forces) and Moreau–Jean.
+    /// Beams run under NSGA (implicit in their elastic forces), Moreau–Jean and the penalty
+    /// steppers (explicit in them).
     fn validate_beam_stepper(&self) -> Result<()> {
         if self.beams.is_empty() {
             return Ok(());
         }
         let kind = self.stepper.to_kind()?;
-        if !matches!(kind.name(), "nsga" | "moreau-jean") {
+        if !crate::integrators::takes(kind.name(), Some("flexible beams")) {
             return Err(Error::field(
                 "stepper.kind",
                 format!(
-                    "a scene with beams runs under nsga or moreau-jean (the steppers that take flexible bodies so far); got {}",
+                    "a scene with beams runs under nsga, moreau-jean, penalty-explicit or penalty-implicit (the steppers that take flexible bodies so far); got {}",
                     kind.name()
                 ),
             ));

@@ -76,13 +76,47 @@ pub struct BeamSpec {
         skip_serializing_if = "Option::is_none"
     )]
     pub damping: Option<[f64; 2]>,
-    /// Initial velocity of every node, m/s.
+    /// Initial velocity of the first node (of every node when `angular_velocity` is zero),
+    /// m/s.
     #[serde(default, deserialize_with = "crate::scene_fields::array")]
     pub velocity: [f64; 2],
+    /// Initial rate of turning as a rigid body about the first node, rad/s: node k moves at
+    /// velocity + ω ẑ × (x_k − start) and its section turns at ω.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angular_velocity: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl BeamSpec {
     /// Checks every field (`path` is the beam's, e.g. `beams[0]`).
+    /// The node a joint anchored at `point` attaches to: the node within 1e-6 of the beam's
+    /// length of it, or an error for `field` naming the nearest node and how far it is.
+    pub fn node_at(&self, point: [f64; 2], field: &str) -> Result<usize> {
+        let (a, b) = (DVec2::from(self.start), DVec2::from(self.end));
+        let n = self.elements.max(1);
+        let node = |k: usize| a + (b - a) * (k as f64 / n as f64);
+        let p = DVec2::from(point);
+        let nearest = (0..=n)
+            .min_by(|&i, &j| node(i).distance(p).total_cmp(&node(j).distance(p)))
+            .unwrap_or(0);
+        let distance = node(nearest).distance(p);
+        if distance <= 1e-6 * a.distance(b) {
+            Ok(nearest)
+        } else {
+            let at = node(nearest);
+            Err(Error::field(
+                field,
+                format!(
+                    "a joint attaches to beam '{}' at one of its nodes; the nearest, node {nearest} at [{}, {}], is {distance:.3e} m away",
+                    self.name, at.x, at.y
+                ),
+            ))
+        }
+    }
+
     pub fn validate(&self, path: &str) -> Result<()> {
         let c = limits::COORDINATE;
         check_each(&format!("{path}.start"), &self.start, -c, c)?;
@@ -128,6 +162,12 @@ impl BeamSpec {
             -limits::SPEED,
             limits::SPEED,
         )?;
+        check_range(
+            &format!("{path}.angular_velocity"),
+            self.angular_velocity,
+            -limits::ANGULAR_SPEED,
+            limits::ANGULAR_SPEED,
+        )?;
         Ok(())
     }
 
@@ -165,7 +205,7 @@ impl BeamSpec {
             section,
             (support(self.supports[0]), support(self.supports[1])),
             mass,
-            DVec2::from(self.velocity),
+            (DVec2::from(self.velocity), self.angular_velocity),
         )
         .with_damping(a, b);
         Body {

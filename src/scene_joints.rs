@@ -173,9 +173,20 @@ impl JointSpec {
         let find = |name: &str| bodies.iter().position(|b| b.name == name).unwrap_or(0);
         let (a, b) = (find(&self.bodies[0]), find(&self.bodies[1]));
         let anchor = DVec2::from(self.anchor);
-        let (pose_a, pose_b) = (bodies[a].pose(q), bodies[b].pose(q));
-        let local = |pose: crate::model::Pose| pose.inverse_rotate(anchor - pose.position);
         let anchor_b = self.anchor_b.map_or(anchor, DVec2::from);
+        // On a beam the joint's frame is that of the node at its point (validated).
+        let (node_a, node_b) = (
+            nearest_node(&bodies[a], q, anchor),
+            nearest_node(&bodies[b], q, anchor_b),
+        );
+        let (pose_a, pose_b) = (bodies[a].frame(q, node_a), bodies[b].frame(q, node_b));
+        let local = |pose: crate::model::Pose, point: DVec2, node: Option<usize>| {
+            if node.is_some() {
+                DVec2::ZERO
+            } else {
+                pose.inverse_rotate(point - pose.position)
+            }
+        };
         let kind = match self.kind {
             JointType::Revolute => JointKind::Revolute {
                 drive: self.drive_speed,
@@ -198,9 +209,26 @@ impl JointSpec {
             kind,
             body_a: a,
             body_b: b,
-            anchor_a: local(pose_a),
-            anchor_b: pose_b.inverse_rotate(anchor_b - pose_b.position),
+            anchor_a: local(pose_a, anchor, node_a),
+            anchor_b: local(pose_b, anchor_b, node_b),
             angle0: pose_a.angle - pose_b.angle,
+            node_a,
+            node_b,
         }
     }
+}
+
+/// The node of a beam nearest to `point` (None for a rigid body).
+fn nearest_node(body: &Body, q: &nalgebra::DVector<f64>, point: DVec2) -> Option<usize> {
+    let q = body.q_of(q);
+    let model = body.model();
+    model.node_pose(q, 0)?;
+    (0..)
+        .map_while(|k| {
+            model
+                .node_pose(q, k)
+                .map(|pose| (k, pose.position.distance(point)))
+        })
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(k, _)| k)
 }

@@ -328,6 +328,10 @@ impl Simulation {
         while let Some(change) = self.timeline.due(self.steps) {
             self.apply(change)?;
         }
+        // A drive's work is balanced against the energy gained since the first step.
+        if self.events.start_energy.is_none() && self.system.has_drives() {
+            self.events.start_energy = Some(self.energy());
+        }
         // Stage 1, detect: the contacts the last step found at these positions, or afresh.
         let cached = self
             .detected
@@ -398,7 +402,7 @@ impl Simulation {
             self.unconverged.0 += 1;
             self.unconverged.1 = self.unconverged.1.max(report.residual);
         }
-        self.events.record(&report, &self.system);
+        self.events.record(&report, &self.system, self.dt);
         self.last = report;
         self.steps += 1;
         Ok(&self.last)
@@ -796,34 +800,44 @@ impl Simulation {
         Ok(())
     }
 
-    /// The preset's suggested plots (`Y~X` quantity names), a beam's `{tip}` filled in.
+    /// The preset's suggested plots (`Y~X` quantity names), a beam's `{tip}`, `{last}` and
+    /// `{half}` (its middle node's number) filled in.
     pub fn suggested_plots(&self) -> Vec<String> {
-        let last = self
+        let elements = self
             .system
             .bodies
             .iter()
             .find_map(|b| match &b.kind {
-                crate::model::BodyKind::Beam(beam) => Some((beam.nodes() - 1).to_string()),
+                crate::model::BodyKind::Beam(beam) => Some(beam.nodes() - 1),
                 _ => None,
             })
             .unwrap_or_default();
+        let (last, half) = (elements.to_string(), (elements / 2).to_string());
         let tip = format!("n{last}");
         self.preset()
             .map(|p| crate::presets::suggested_plots(p.name))
             .unwrap_or_default()
             .iter()
-            .map(|s| s.replace("{tip}", &tip).replace("{last}", &last))
+            .map(|s| {
+                s.replace("{tip}", &tip)
+                    .replace("{last}", &last)
+                    .replace("{half}", &half)
+            })
             .collect()
     }
 
     /// Every stepper as offered for this scene: available or not, and what it leaves out.
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
         let mut offers = crate::integrators::offers(&self.settings.material, self.system.held_by());
-        // Moreau–Jean takes a beam's elastic forces explicitly: not at a step above its limit.
+        // Moreau–Jean and the penalty steppers take a beam's elastic forces explicitly: not at
+        // a step above its limit.
         if let Some(limit) = self.system.explicit_step_limit()
             && self.time_step() > limit
         {
-            for offer in offers.iter_mut().filter(|o| o.name == "moreau-jean") {
+            for offer in offers
+                .iter_mut()
+                .filter(|o| o.available && o.name != "nsga")
+            {
                 offer.available = false;
                 offer.note = format!(
                     "explicit in the beam's elastic forces: needs dt below 2/ω_max = {limit:.2e} s (dt is {:.2e} s)",
@@ -837,13 +851,11 @@ impl Simulation {
     /// Switches to the stepper called `name` (its default settings, the scene's solver).
     pub fn set_stepper(&mut self, name: &str) -> Result<()> {
         if let Some(what) = self.system.held_by()
-            && !matches!(name, "nsga" | "moreau-jean")
+            && !crate::integrators::takes(name, Some(what))
         {
             return Err(Error::field(
                 "stepper",
-                format!(
-                    "this scene has {what}, which only nsga and moreau-jean take so far; got {name}"
-                ),
+                format!("this scene has {what}, which {name} does not take yet"),
             ));
         }
         let mut spec = self.scene.stepper.clone();

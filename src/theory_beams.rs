@@ -1,4 +1,4 @@
-//! Theory lines of the beam presets: the cantilever's static deflection (linear and elastica) and frequencies, the rod's impact (duration, force, rebound).
+//! Theory lines of the beam presets: the cantilever's static deflection (linear and elastica) and frequencies, the rod's impact (duration, force, rebound), the flexible bar's modes against the rigid bar's, the flexible slider-crank's energy balance.
 
 use crate::beam_theory::{cantilever_elastica, cantilever_frequency, rod_impact};
 use crate::presets_beams::{ROD, STEEL};
@@ -14,6 +14,8 @@ pub(crate) fn lines(
     match preset {
         "cantilever" => Some(cantilever(sim, p)),
         "elastic-rod-impact" => Some(rod(sim, p)),
+        "flexible-bar-on-supports" => Some(flexible_bar(sim, p)),
+        "flexible-slider-crank" => Some(flexible_slider_crank(sim, p)),
         _ => None,
     }
 }
@@ -118,6 +120,100 @@ fn rod(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
             "m/s",
             -rebound,
             mean_velocity,
+        ),
+    ]
+}
+
+/// The free–free beam's first wavenumber: cos βL cosh βL = 1, βL = 4.730041.
+pub const FREE_FREE_WAVENUMBER: f64 = 4.730_040_744_862_704;
+
+fn flexible_bar(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
+    let (m, a, k, modulus) = (p("m"), p("a"), p("k"), p("E"));
+    let length = 2.0 * a;
+    let side = length / crate::presets_beams::BAR_SLENDERNESS;
+    let bending = modulus * side.powi(4) / 12.0;
+    let rho_a = m / length;
+    let [heave, rocking, bent] = flexible_bar_modes(&sim.modes());
+    vec![
+        line(
+            "heave → √(2k/m) as EI → ∞ (rigid bar)",
+            "rad/s",
+            (2.0 * k / m).sqrt(),
+            heave,
+        ),
+        line(
+            "rocking → √(2ka²/I) = √(6k/m), I = m(2a)²/12",
+            "rad/s",
+            (6.0 * k / m).sqrt(),
+            rocking,
+        ),
+        line(
+            "first bending → 4.7300² √(EI/(ρAL⁴)) (free–free) as k → 0",
+            "rad/s",
+            FREE_FREE_WAVENUMBER.powi(2) * (bending / (rho_a * length.powi(4))).sqrt(),
+            bent,
+        ),
+    ]
+}
+
+/// The heave, rocking and first bending frequencies among the modes of a bar on two
+/// supports, told apart by their shapes at the supports: heave is the lowest mode moving
+/// both supports the same way, rocking the lowest moving them opposite ways, the first
+/// bending mode the next symmetric one. NaN where the modes do not show one (a support
+/// lifted off).
+pub fn flexible_bar_modes(modes: &crate::modes::ModalAnalysis) -> [f64; 3] {
+    let mut symmetric = Vec::new();
+    let mut antisymmetric = Vec::new();
+    for (omega, shape) in modes.omega.iter().zip(&modes.mode_shapes) {
+        if let [left, right] = shape[..] {
+            if left * right > 0.0 {
+                symmetric.push(*omega);
+            } else if left * right < 0.0 {
+                antisymmetric.push(*omega);
+            }
+        }
+    }
+    let at = |v: &[f64], i: usize| v.get(i).copied().unwrap_or(f64::NAN);
+    [at(&symmetric, 0), at(&antisymmetric, 0), at(&symmetric, 1)]
+}
+
+fn flexible_slider_crank(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
+    let (r, omega) = (p("r"), p("omega"));
+    let l = p("ratio") * r;
+    let phi = crate::presets::SLIDER_CRANK_PHI0 + omega * sim.time();
+    let (x, _) = crate::presets::slider_kinematics(r, l, phi, omega);
+    let system = sim.system();
+    let x_sim = system
+        .body_index("slider")
+        .map_or(f64::NAN, |i| system.pose(i, &system.q).position.x);
+    let events = sim.events();
+    let gained = events
+        .start_energy
+        .map_or(0.0, |start| sim.energy() - start);
+    vec![
+        line(
+            "slider x → r cos φ + √(l² − r² sin² φ) as EA, EI → ∞ (rigid rod)",
+            "m",
+            x,
+            x_sim,
+        ),
+        line(
+            "energy balance: E(t) − E(0) = the drive's work ∫τΩ dt (no damping)",
+            "J",
+            events.drive_work,
+            gained,
+        ),
+        line(
+            "joints held: max |g| over the run (m or rad)",
+            "",
+            0.0,
+            events.joint_violation,
+        ),
+        line(
+            "joints held: max |ġ| over the run (m/s or rad/s)",
+            "",
+            0.0,
+            events.joint_rate,
         ),
     ]
 }

@@ -501,3 +501,213 @@ fn a_disk_resting_on_a_simply_supported_beam_rides_on_it_with_its_gap_held() {
         q[3 + 29]
     );
 }
+
+/// The flexible bar's (heave, rocking, first bending) frequencies at Young's modulus `e` with
+/// `n` elements, from the modes at its start (both supports preloaded).
+fn flexible_bar(e: f64, n: f64) -> [f64; 3] {
+    let mut scene = preset("flexible-bar-on-supports", &[("E", e), ("n", n)])
+        .scene()
+        .clone();
+    // The modes do not depend on the step; stiff bars with many elements need one below the
+    // smallest a scene takes.
+    scene.stepper.dt = 1e-6;
+    let sim = Simulation::from_scene(scene).unwrap();
+    contactlab::theory_beams::flexible_bar_modes(&sim.modes())
+}
+
+#[test]
+fn the_flexible_bar_s_modes_tend_to_the_rigid_bar_s_as_its_stiffness_grows() {
+    // m = 2 kg, length 2a = 0.2 m, supports k = 1e5 N/m at the ends: the rigid bar heaves at
+    // √(2k/m) = 316.23 rad/s and rocks at √(2ka²/I) = √(6k/m) = 547.72 rad/s (I = m(2a)²/12).
+    let (m, k): (f64, f64) = (2.0, 1e5);
+    let (heave, rocking) = ((2.0 * k / m).sqrt(), (6.0 * k / m).sqrt());
+    // The beam's flexibility lowers them by a relative O(ω²/ω_bending²), ω_bending ∝ √E: the
+    // heave's error falls tenfold per decade of E.
+    let errors: Vec<f64> = [1e11, 1e12, 1e13]
+        .iter()
+        .map(|&e| heave - flexible_bar(e, 8.0)[0])
+        .collect();
+    for w in errors.windows(2) {
+        let ratio = w[0] / w[1];
+        assert!((9.0..11.0).contains(&ratio), "errors {errors:?}");
+    }
+    assert!(errors[2] > 0.0 && errors[2] <= 1e-4 * heave, "{errors:?}");
+    // The rocking inertia of the beam's mass (the configuration-independent part of the
+    // Hermite element's) exceeds m(2a)²/12 by the factor 1 + 18/(35 n²) (each element adds
+    // m_e l² (158 − 140)/420 against ∫x² dm): at E = 1e13 the rocking is the rigid value over
+    // its root, and tends to √(6k/m) as n grows.
+    for n in [4.0f64, 8.0, 16.0] {
+        let model = rocking / (1.0 + 18.0 / (35.0 * n * n)).sqrt();
+        let got = flexible_bar(1e13, n)[1];
+        assert!(
+            (got - model).abs() <= 2e-4 * model,
+            "n = {n}: {got} against {model}"
+        );
+    }
+    // The first bending mode is the free–free one, 4.7300² √(EI/(ρAL⁴)), stiffened a little
+    // by the supports (k ≪ 48EI/L³ = 1.7e7 N/m at E = 1e11).
+    let side: f64 = 0.02;
+    let bending = 1e11 * side.powi(4) / 12.0;
+    let free_free = contactlab::theory_beams::FREE_FREE_WAVENUMBER.powi(2)
+        * (bending / (m / 0.2 * 0.2f64.powi(4))).sqrt();
+    let got = flexible_bar(1e11, 16.0)[2];
+    assert!(
+        got > free_free && got <= 1.01 * free_free,
+        "{got} against {free_free}"
+    );
+}
+
+#[test]
+fn the_flexible_bar_heaves_and_rocks_at_its_modal_frequencies_under_explicit_penalty_steps() {
+    // Lifted (kind 0) the bar heaves, tilted (kind 1) it rocks: the support's motion crosses
+    // its mean at the modal frequency, and the explicit steps below the beam's limit keep
+    // the energy within 1 % of the oscillation's k·amplitude² = 1e-5 J (symplectic Euler:
+    // bounded, not drifting).
+    for (kind, mode) in [(0.0, 0), (1.0, 1)] {
+        let mut sim = preset("flexible-bar-on-supports", &[("kind", kind)]);
+        assert_eq!(sim.stepper_name(), "penalty-explicit");
+        let omega = contactlab::theory_beams::flexible_bar_modes(&sim.modes())[mode];
+        let start = sim.energy();
+        let scale = 1e5 * 1e-5 * 1e-5;
+        let mut ys = Vec::new();
+        while sim.time() < 0.1 {
+            sim.step().unwrap();
+            ys.push((sim.time(), sim.system().q[1]));
+            assert!(
+                (sim.energy() - start).abs() <= 1e-2 * scale,
+                "t = {}",
+                sim.time()
+            );
+        }
+        let mean = ys.iter().map(|p| p.1).sum::<f64>() / ys.len() as f64;
+        let crossings: Vec<f64> = ys
+            .windows(2)
+            .filter(|w| w[0].1 < mean && w[1].1 >= mean)
+            .map(|w| w[0].0 + (mean - w[0].1) / (w[1].1 - w[0].1) * (w[1].0 - w[0].0))
+            .collect();
+        let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+        let measured = 2.0 * std::f64::consts::PI / period;
+        assert!(
+            (measured - omega).abs() <= 5e-3 * omega,
+            "kind {kind}: {measured} against {omega}"
+        );
+    }
+}
+
+#[test]
+fn the_penalty_steppers_refuse_a_step_beyond_a_beam_s_explicit_limit() {
+    let mut sim = preset("flexible-bar-on-supports", &[]);
+    let limit = sim.system().explicit_step_limit().unwrap();
+    for stepper in ["penalty-explicit", "penalty-implicit"] {
+        sim.set_stepper(stepper).unwrap();
+        sim.set_time_step(1.5 * limit).unwrap();
+        let err = sim.step().unwrap_err().to_string();
+        assert!(
+            err.contains("stepper.dt") && err.contains("2/ω_max"),
+            "{err}"
+        );
+        assert_eq!(sim.time(), 0.0, "a refused step changes nothing");
+        sim.set_time_step(0.5 * limit).unwrap();
+        sim.step().unwrap();
+        sim.reset().unwrap();
+    }
+}
+
+/// The flexible slider-crank at (E, elements, h) after `time`: the simulation.
+fn flexible_crank(modulus: f64, elements: f64, h: f64, time: f64) -> Simulation {
+    let mut sim = preset("flexible-slider-crank", &[("E", modulus), ("n", elements)]);
+    sim.set_time_step(h).unwrap();
+    for _ in 0..(time / h).round() as usize {
+        sim.step().unwrap();
+        let report = sim.last_report();
+        assert!(report.converged, "t = {}", sim.time());
+        // Every joint equation, those at the rod's end nodes too, held at both levels.
+        for j in &report.joints {
+            for (g, rate) in j.constraint.iter().zip(&j.rate) {
+                assert!(
+                    g.abs() <= 1e-10 && rate.abs() <= 1e-10,
+                    "t = {}: {j:?}",
+                    sim.time()
+                );
+            }
+        }
+    }
+    sim
+}
+
+fn slider_x(sim: &Simulation) -> f64 {
+    let system = sim.system();
+    let slider = system.body_index("slider").unwrap();
+    system.pose(slider, &system.q).position.x
+}
+
+#[test]
+fn the_flexible_slider_crank_converges_at_second_order_in_h_and_with_the_element_count() {
+    // A soft rod (E = 1 GPa, 8 elements) after 0.1 s: halving h from 0.5 ms quarters the
+    // change of the slider's position.
+    let xs: Vec<f64> = [5e-4, 2.5e-4, 1.25e-4, 6.25e-5]
+        .iter()
+        .map(|&h| slider_x(&flexible_crank(1e9, 8.0, h, 0.1)))
+        .collect();
+    for w in xs.windows(3) {
+        let ratio = (w[0] - w[1]) / (w[1] - w[2]);
+        assert!((3.2..5.5).contains(&ratio), "{xs:?}: ratio {ratio}");
+    }
+    // More elements: the changes shrink (8 → 16 → 32 elements at h = 62.5 µs).
+    let ns: Vec<f64> = [8.0, 16.0, 32.0]
+        .iter()
+        .map(|&n| slider_x(&flexible_crank(1e9, n, 6.25e-5, 0.1)))
+        .collect();
+    let ratio = (ns[0] - ns[1]) / (ns[1] - ns[2]);
+    assert!(ratio > 2.0, "{ns:?}: ratio {ratio}");
+}
+
+#[test]
+fn a_stiff_rod_puts_the_slider_where_the_rigid_kinematics_says_less_its_shortening() {
+    // Steel (E = 210 GPa, 15 mm square, 0.3 m): over three turns the slider is off the rigid
+    // kinematics by no more than the rod's axial shortening under the largest pin force,
+    // |R| l/(EA), times the lever l/√(l² − r² sin² φ) ≤ 1.06, and times 2: the rod starts
+    // unstrained under load, and its axial vibration can double the static shortening.
+    let (r, l) = (0.1, 0.3);
+    let side: f64 = 0.15 * r;
+    let axial = 2.1e11 * side * side;
+    let mut sim = preset("flexible-slider-crank", &[("E", 2.1e11)]);
+    let omega = 3.0 * std::f64::consts::TAU;
+    let (mut worst, mut largest): (f64, f64) = (0.0, 0.0);
+    while sim.time() < 1.0 - 1e-9 {
+        sim.step().unwrap();
+        let wrist = &sim.last_report().joints[2];
+        largest = largest.max(wrist.reaction[0].hypot(wrist.reaction[1]));
+        let phi = contactlab::presets::SLIDER_CRANK_PHI0 + omega * sim.time();
+        let (x, _) = contactlab::presets::slider_kinematics(r, l, phi, omega);
+        worst = worst.max((slider_x(&sim) - x).abs());
+    }
+    let bound = 2.0 * 1.06 * largest * l / axial;
+    assert!(worst <= bound && worst > 0.0, "{worst:e} against {bound:e}");
+}
+
+#[test]
+fn the_flexible_slider_crank_s_energy_balance_closes_at_first_order() {
+    // Over three whole turns with a steel rod, the drive's work Σ τ Ω h against the energy
+    // gained: what they differ by is what generalized-α (ρ∞ = 0.8) dissipates in the rod's
+    // stiff modes, loaded quasi-statically through the turn, at a rate proportional to h.
+    let balance = |h: f64| {
+        let mut sim = preset("flexible-slider-crank", &[("E", 2.1e11)]);
+        sim.set_time_step(h).unwrap();
+        let start = sim.energy();
+        let omega = 3.0 * std::f64::consts::TAU;
+        let mut gross = 0.0;
+        for _ in 0..(1.0 / h).round() as usize {
+            sim.step().unwrap();
+            gross += (sim.last_report().joints[0].torque * omega * h).abs();
+        }
+        let work = sim.events().drive_work;
+        (work - (sim.energy() - start), gross)
+    };
+    let (coarse, gross) = balance(5e-4);
+    let (fine, _) = balance(2.5e-4);
+    let ratio = coarse / fine;
+    assert!((1.8..2.2).contains(&ratio), "{coarse} J, {fine} J");
+    // Against the work the drive moves in and out over the turns.
+    assert!(fine > 0.0 && fine < 2e-3 * gross, "{fine} J of {gross} J");
+}

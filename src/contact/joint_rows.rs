@@ -61,11 +61,12 @@ fn row(
 
 fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Joint) -> Vec<Contact> {
     let (a, b) = (joint.body_a, joint.body_b);
-    let (pose_a, pose_b) = (system.pose(a, q), system.pose(b, q));
-    let p_a = pose_a.transform(joint.anchor_a);
-    let p_b = pose_b.transform(joint.anchor_b);
-    let arm = (p_a - pose_a.position).extend(0.0);
-    let lever = (p_a - pose_b.position).extend(0.0);
+    // The joint's points and frames (a beam node's on a beam); the arms for the bodies' point
+    // Jacobians run from their reference points.
+    let ((p_a, pose_a), (p_b, pose_b)) = joint.points(&system.bodies, q);
+    let (reference_a, reference_b) = (system.pose(a, q).position, system.pose(b, q).position);
+    let arm = (p_a - reference_a).extend(0.0);
+    let lever = (p_a - reference_b).extend(0.0);
     // Point equations e · (p_A − p_B) = 0 along directions e fixed in B: A's point against
     // the line of B through p_B normal to e.
     let directions: Vec<DVec2> = match joint.kind {
@@ -75,7 +76,7 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
             // |p_A − p_B| − L along n = (p_A − p_B)/|p_A − p_B|: both points move.
             let separation = (p_a - p_b).extend(0.0);
             let n = separation.normalize_or(DVec3::X);
-            let arm_b = (p_b - pose_b.position).extend(0.0);
+            let arm_b = (p_b - reference_b).extend(0.0);
             return vec![row(
                 (a, b),
                 (index, 0),

@@ -157,7 +157,7 @@ impl AccelerationStepper {
         }
         // Islands (contacts sharing no moving body) are independent impacts; only those with an
         // approaching contact jump.
-        for group in islands(&closed) {
+        for group in islands(system.mass(), &closed) {
             let members: Vec<&Contact> = group.iter().map(|&k| closed[k]).collect();
             let approaching_here = members.iter().any(|c| {
                 let u = c.gap_rate(&system.v);
@@ -228,7 +228,7 @@ impl AccelerationStepper {
         // Islands (contacts sharing no moving body) are independent LCPs.
         let mut a = free.clone();
         let mut forces = Vec::with_capacity(active.len());
-        for group in islands(&active) {
+        for group in islands(system.mass(), &active) {
             let members: Vec<&Contact> = group.iter().map(|&k| active[k]).collect();
             let (lcp, delassus) =
                 acceleration_lcp(system, &members, &free, self.settings.baumgarte)?;

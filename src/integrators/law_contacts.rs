@@ -101,7 +101,7 @@ pub(crate) fn solve_impulses<'a>(
     let (material, options, warm) = (settings.material, settings.newton, settings.warm);
     let mut dv = DVector::zeros(system.dofs());
     let mut solved = Vec::new();
-    for group in islands(&contacts) {
+    for group in islands(system.mass(), &contacts) {
         let members: Vec<&Contact> = group.iter().map(|&k| contacts[k]).collect();
         let problem = assemble(
             system.mass(),
@@ -208,16 +208,21 @@ pub(crate) fn report_contacts(
 }
 
 /// Reports for every joint whose equations are among `contacts`: g and ġ of each equation at
-/// the end of the step and the reaction on body A (Σ λ_k e_k / h, the step's mean force).
+/// the end of the step and the reaction on body A, Σ (Λ_k / h + λ_k) e_k: the step's impulse
+/// as a mean force plus the `smooth` reactions λ of NSGA's predictor (by key; none for
+/// Moreau–Jean).
 pub(crate) fn report_joints(
     contacts: &[Contact],
     solved: &[SolvedImpulses],
     v: &DVector<f64>,
     h: f64,
+    smooth: &[(crate::contact::ContactKey, f64)],
 ) -> Vec<JointReport> {
     if !contacts.iter().any(|c| c.bilateral) {
         return Vec::new();
     }
+    // The smooth reactions (NSGA's predictor) by key; the step's impulse adds to them.
+    let smooth: std::collections::BTreeMap<_, f64> = smooth.iter().copied().collect();
     let impulse: std::collections::BTreeMap<crate::contact::ContactKey, f64> = solved
         .iter()
         .flat_map(|s| {
@@ -242,12 +247,13 @@ pub(crate) fn report_joints(
         let report = out.last_mut().expect("pushed above");
         report.constraint.push(c.gap);
         report.rate.push(c.normal_row.dot(v) + c.rate_bias);
-        let lambda = impulse.get(&c.key).copied().unwrap_or(0.0);
+        let force = impulse.get(&c.key).copied().unwrap_or(0.0) / h
+            + smooth.get(&c.key).copied().unwrap_or(0.0);
         if matches!(c.kinematics, crate::geometry::GapKinematics::Rotation) {
-            report.torque += lambda / h;
+            report.torque += force;
         } else {
             for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
-                *r += lambda * n / h;
+                *r += force * n;
             }
         }
     }

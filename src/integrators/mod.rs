@@ -14,6 +14,7 @@ mod law_contacts;
 pub mod moreau_jean;
 pub mod nsga;
 pub mod penalty;
+mod smooth_joints;
 
 use serde::{Deserialize, Serialize};
 
@@ -347,11 +348,26 @@ pub struct StepperOffer {
     pub note: String,
 }
 
+/// True when the stepper called `name` takes a system restricted by `needs` (what
+/// [`crate::model::System::held_by`] names): joints are held by NSGA and Moreau–Jean only;
+/// flexible beams also run under the penalty steppers, which like Moreau–Jean take their
+/// elastic forces explicitly (below the beam's step limit 2/ω_max).
+pub fn takes(name: &str, needs: Option<&str>) -> bool {
+    match needs {
+        None => true,
+        Some("flexible beams") => matches!(
+            name,
+            "nsga" | "moreau-jean" | "penalty-explicit" | "penalty-implicit"
+        ),
+        Some(_) => matches!(name, "nsga" | "moreau-jean"),
+    }
+}
+
 /// Every stepper as offered for a scene with this material: all of them run every scene of
-/// rigid bodies without joints; the notes say what each leaves out. Scenes with joints run
-/// under NSGA and Moreau–Jean, so far.
+/// rigid bodies without joints; the notes say what each leaves out. Scenes with joints or
+/// beams run under the steppers [`takes`] names.
 pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOffer> {
-    let joints = needs.is_some();
+    let joints = needs == Some("joints");
     let resistance = material.rolling_resistance > 0.0 || material.spinning_resistance > 0.0;
     STEPPER_NAMES
         .iter()
@@ -378,15 +394,15 @@ pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOff
                 }
                 _ => {}
             }
-            let available = !joints || matches!(name, "nsga" | "moreau-jean");
+            let available = takes(name, needs);
             if !available {
                 notes = vec![match needs {
                     Some("flexible beams") => {
-                        "does not take flexible beams yet (nsga and moreau-jean do)"
+                        "does not take flexible beams yet (nsga, moreau-jean and the penalty steppers do)"
                     }
                     _ => "does not hold joints yet (nsga and moreau-jean do)",
                 }];
-            } else if needs == Some("flexible beams") && name == "moreau-jean" {
+            } else if needs == Some("flexible beams") && name != "nsga" {
                 notes.push(
                     "elastic forces explicit: stable only below the beam's step limit 2/ω_max",
                 );

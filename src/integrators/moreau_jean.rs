@@ -105,16 +105,7 @@ impl Stepper for MoreauJeanStepper {
         system.refresh_mass();
         // The applied and elastic forces enter at the start of the step (symplectic Euler
         // in them), stable for h < 2/ω_max only: a beam's stiff elements set that limit.
-        if let Some(limit) = system.explicit_step_limit()
-            && h > limit
-        {
-            return Err(crate::error::Error::field(
-                "stepper.dt",
-                format!(
-                    "moreau-jean takes a beam's elastic forces explicitly, stable for dt < 2/ω_max = {limit:.3e} s; got {h:.3e} s (take a smaller step, or nsga)"
-                ),
-            ));
-        }
+        system.check_explicit_step(h, "moreau-jean")?;
         let contacts = start;
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let v_free = &system.v + system.mass().apply_inverse(&f) * h;
@@ -158,7 +149,7 @@ impl Stepper for MoreauJeanStepper {
             h,
             self.settings.impact_velocity,
         );
-        report.joints = report_joints(&after, &solved, &system.v, h);
+        report.joints = report_joints(&after, &solved, &system.v, h, &[]);
         Ok(Stepped {
             report,
             end_contacts: after,

@@ -37,6 +37,7 @@ use std::collections::BTreeMap;
 use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
+use super::smooth_joints::JointConstraints;
 use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, ContactKey, detect_contacts_at};
 use crate::error::Result;
@@ -213,9 +214,20 @@ impl Stepper for NsgaStepper {
         system.refresh_mass();
         let c = AlphaCoefficients::from_spectral_radius(self.settings.spectral_radius);
         let (q_n, v_n, t_next) = (system.q.clone(), system.v.clone(), system.t + h);
+        // At the start the acceleration is M⁻¹f, held by the joints (g̈ = 0) when there are.
         let (a_n, acc_n) = self.acceleration.clone().unwrap_or_else(|| {
             let f = system.generalized_forces(&q_n, &v_n, system.t);
-            let acc = system.mass().apply_inverse(&f);
+            let mut acc = system.mass().apply_inverse(&f);
+            if !system.joints.is_empty() {
+                let joints = JointConstraints::at(system, &q_n, &v_n, system.t);
+                let solve = |x: &DVector<f64>| Some(system.mass().apply_inverse(x));
+                let residual = DVector::zeros(system.dofs());
+                if let Some((d, _)) =
+                    joints.newton_step(&solve, &residual, &joints.acceleration(&acc))
+                {
+                    acc -= d;
+                }
+            }
             (acc.clone(), acc)
         });
         let mut report = StepReport::default();
@@ -244,26 +256,56 @@ impl Stepper for NsgaStepper {
         };
         report.iterations += 1;
         let mut predictor_converged = false;
+        // The joints' smooth reactions λ (module smooth_joints): g̈ = 0 within the predictor.
+        let mut lambda = DVector::zeros(0);
+        let mut held: Option<JointConstraints> = None;
         for _ in 0..PREDICTOR_ITERATIONS {
             let (_, q, v) = predict(&acc);
-            // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}): the mass matrix of a body with unequal
-            // principal inertias turns with it.
+            // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}) (+ Gᵀλ): the mass matrix of a body
+            // with unequal principal inertias turns with it.
             let mass = system.mass_at(&q);
             let f = system.generalized_forces(&q, &v, t_next);
-            let r = mass.apply(&acc) - &f;
-            if r.amax() <= 1e-13 * (1.0 + f.amax()) {
+            let mut r = mass.apply(&acc) - &f;
+            let joints =
+                (!system.joints.is_empty()).then(|| JointConstraints::at(system, &q, &v, t_next));
+            let mut g_acc = DVector::zeros(0);
+            if let Some(joints) = &joints {
+                if lambda.len() != joints.len() {
+                    lambda = DVector::zeros(joints.len());
+                }
+                r -= joints.force(&lambda, system.dofs());
+                g_acc = joints.acceleration(&acc);
+            }
+            let joints_held = joints
+                .as_ref()
+                .is_none_or(|j| g_acc.amax() <= 1e-12 * (1.0 + j.scale() + acc.amax()));
+            if r.amax() <= 1e-13 * (1.0 + f.amax()) && joints_held {
                 predictor_converged = true;
+                held = joints;
                 break;
             }
             let (kq, kv) = (h * h * c.beta * ratio, h * c.gamma * ratio);
             // The bodies' own tangents (a beam's exact stiffness, solved in its band) where
             // every body and load has one; a dense finite-difference tangent otherwise.
-            let step = system
-                .solve_force_tangent(&q, &v, (kq, kv), &r)
-                .or_else(|| {
-                    let k = force_tangent(system, &q, &v, t_next, kq, kv);
-                    (mass.to_dense() - k).lu().solve(&r)
-                });
+            let dense = std::cell::OnceCell::new();
+            let solve = |x: &DVector<f64>| {
+                system.solve_force_tangent(&q, &v, (kq, kv), x).or_else(|| {
+                    dense
+                        .get_or_init(|| {
+                            let k = force_tangent(system, &q, &v, t_next, kq, kv);
+                            (mass.to_dense() - k).lu()
+                        })
+                        .solve(x)
+                })
+            };
+            let step = match &joints {
+                None => solve(&r),
+                Some(joints) => joints.newton_step(&solve, &r, &g_acc).map(|(d, delta)| {
+                    lambda += delta;
+                    d
+                }),
+            };
+            held = joints;
             match step {
                 Some(d) => {
                     acc -= &d;
@@ -285,11 +327,15 @@ impl Stepper for NsgaStepper {
             // PREDICTOR_ITERATIONS Newton steps: the step says so.
             let (_, q, v) = predict(&acc);
             let f = system.generalized_forces(&q, &v, t_next);
-            let r = system.mass_at(&q).apply(&acc) - &f;
+            let mut r = system.mass_at(&q).apply(&acc) - &f;
+            if let Some(joints) = &held {
+                r -= joints.force(&lambda, system.dofs());
+            }
             predictor_converged = r.amax() <= 1e-9 * (1.0 + f.amax());
             report.converged &= predictor_converged;
         }
         let (a_next, q_hat, v_hat) = predict(&acc);
+        let smooth_reactions = held.map(|j| j.by_key(&lambda)).unwrap_or_default();
 
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
@@ -306,7 +352,7 @@ impl Stepper for NsgaStepper {
             }
             let refs: Vec<&Contact> = contacts.iter().collect();
             let mut correction = DVector::zeros(system.dofs());
-            for group in islands(&refs) {
+            for group in islands(system.mass(), &refs) {
                 let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
                 if members.iter().all(|c| position_done(c)) {
                     continue;
@@ -455,7 +501,7 @@ impl Stepper for NsgaStepper {
             h,
             self.settings.impact_velocity,
         );
-        report.joints = report_joints(&contacts, &solved, &system.v, h);
+        report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
         drop(solved);
         Ok(Stepped {
             report,

@@ -153,12 +153,12 @@ impl PenaltyStepper {
                 .filter(|(_, on)| **on)
                 .map(|(ct, _)| ct)
                 .collect();
-            let dofs: Vec<usize> = on
-                .iter()
-                .flat_map(|ct| ct.normal_row.entries.iter().map(|&(j, _)| j))
-                .collect::<std::collections::BTreeSet<usize>>()
-                .into_iter()
-                .collect();
+            // Whole mass blocks: a beam's consistent mass couples the contact's nodes to the rest.
+            let dofs: Vec<usize> = system.mass().whole_blocks(
+                &on.iter()
+                    .flat_map(|ct| ct.normal_row.entries.iter().map(|&(j, _)| j))
+                    .collect::<Vec<usize>>(),
+            );
             v = free.clone();
             if !dofs.is_empty() {
                 let local = |j: usize| dofs.binary_search(&j).unwrap_or(0);
@@ -209,6 +209,8 @@ impl Stepper for PenaltyStepper {
         settings: &ContactSettings,
         h: f64,
     ) -> Result<Stepped> {
+        // The applied and elastic forces enter explicitly: a beam's elements bound the step.
+        system.check_explicit_step(h, self.name())?;
         let material = &settings.material;
         let (k, c) = (material.stiffness, material.damping);
         let (mu, v_eps) = (material.friction, material.slip_regularization);

@@ -237,7 +237,12 @@ pub fn assemble(
 
 /// Groups contacts that share a moving body (islands): each group is an independent problem,
 /// so the dense solves stay small when many bodies touch only the ground.
-pub fn islands(contacts: &[&Contact]) -> Vec<Vec<usize>> {
+///
+/// Two rows share a body when they touch the same block of M: a rigid body's rows touch all
+/// its coordinates, but a beam's touch only the nodes at their point, and its consistent
+/// mass couples those to every other node (M⁻¹ is dense in the block), so a pin at each
+/// end of a rod is one problem.
+pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Vec<Vec<usize>> {
     let n = contacts.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -256,6 +261,7 @@ pub fn islands(contacts: &[&Contact]) -> Vec<Vec<usize>> {
     let mut owner: Vec<Option<usize>> = vec![None; dofs];
     for (k, c) in contacts.iter().enumerate() {
         for &(index, _) in &c.normal_row.entries {
+            let index = mass.block_start(index);
             match owner[index] {
                 Some(other) => {
                     let (a, b) = (root(&mut parent, k), root(&mut parent, other));

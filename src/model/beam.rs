@@ -110,15 +110,16 @@ pub struct PlanarBeam {
 }
 
 impl PlanarBeam {
-    /// A straight beam from `start` to `end` in `elements` equal elements, moving at
-    /// `velocity`, its ends held by `supports` (start, end).
+    /// A straight beam from `start` to `end` in `elements` equal elements, its ends held by
+    /// `supports` (start, end), moving as a rigid body: the start at `velocity`, turning at
+    /// `omega` about it.
     pub fn straight(
         (start, end): (DVec2, DVec2),
         elements: usize,
         section: BeamSection,
         supports: (Support, Support),
         mass: BeamMass,
-        velocity: DVec2,
+        (velocity, omega): (DVec2, f64),
     ) -> Self {
         let n = elements.max(1);
         let axis = end - start;
@@ -129,7 +130,12 @@ impl PlanarBeam {
                 [p.x, p.y, angle]
             })
             .collect();
-        let velocity0 = vec![[velocity.x, velocity.y, 0.0]; n + 1];
+        let velocity0 = (0..=n)
+            .map(|k| {
+                let u = velocity + (axis * (k as f64 / n as f64)).perp() * omega;
+                [u.x, u.y, omega]
+            })
+            .collect();
         Self::from_nodes(nodes0, velocity0, section, supports, mass)
     }
 
@@ -592,6 +598,10 @@ impl BodyModel for PlanarBeam {
             }
         }
         band.solve(r)
+    }
+    fn node_pose(&self, q: &[f64], node: usize) -> Option<Pose> {
+        let [x, y, theta] = *self.node_coordinates(q).get(node)?;
+        Some(Pose::new(DVec2::new(x, y), theta))
     }
     fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
         let nodes = self.node_coordinates(q);

@@ -204,6 +204,13 @@ impl Body {
         self.model().pose(self.q_of(q))
     }
 
+    /// The frame a joint attaches to: beam node `node`'s (position, angle) when given, else
+    /// the body's pose.
+    pub fn frame(&self, q: &DVector<f64>, node: Option<usize>) -> Pose {
+        node.and_then(|k| self.model().node_pose(self.q_of(q), k))
+            .unwrap_or_else(|| self.pose(q))
+    }
+
     /// Velocity of the reference point and angular velocity in the plane.
     pub fn twist(&self, v: &DVector<f64>) -> (DVec2, f64) {
         let (u, w) = self.twist3(v);

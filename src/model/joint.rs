@@ -12,7 +12,9 @@
 //! - **distance**: |p_A − p_B| − L = 0 (a massless rod between the two points; its row is the
 //!   point-to-point gap's, along the line between them).
 //!
-//! φ₀ is the relative angle at the start.
+//! φ₀ is the relative angle at the start. On a flexible beam a joint attaches at a node: its
+//! point is the node, its frame the node's (x, y, θ), so a pin to a beam's end node holds the
+//! node's position and a weld also its section's angle.
 
 use glam::DVec2;
 
@@ -57,12 +59,32 @@ pub struct Joint {
     pub anchor_b: DVec2,
     /// θ_A − θ_B at the start, rad.
     pub angle0: f64,
+    /// The beam node A's side attaches at (its frame is then the node's (x, y, θ) and
+    /// `anchor_a` is zero); None for a rigid body, whose frame is its pose.
+    pub node_a: Option<usize>,
+    /// The same for B.
+    pub node_b: Option<usize>,
 }
 
 impl Joint {
     /// True when the joint links bodies `i` and `j` (either order).
     pub fn links(&self, i: usize, j: usize) -> bool {
         (self.body_a == i && self.body_b == j) || (self.body_a == j && self.body_b == i)
+    }
+
+    /// The joint's points p_A and p_B in the world at positions `q`, with the frames of A
+    /// and B they are fixed in (a body's pose, or a beam node's frame).
+    pub fn points(
+        &self,
+        bodies: &[super::Body],
+        q: &nalgebra::DVector<f64>,
+    ) -> ((DVec2, super::Pose), (DVec2, super::Pose)) {
+        let frame_a = bodies[self.body_a].frame(q, self.node_a);
+        let frame_b = bodies[self.body_b].frame(q, self.node_b);
+        (
+            (frame_a.transform(self.anchor_a), frame_a),
+            (frame_b.transform(self.anchor_b), frame_b),
+        )
     }
 
     /// The prescribed relative angle θ_A − θ_B at time t and its rate, when the joint holds

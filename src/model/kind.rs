@@ -101,6 +101,11 @@ pub trait BodyModel {
     fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
         -self.mass() * gravity.dot(self.position(q))
     }
+    /// The frame (position, angle) of node `node` of a body made of nodes (a beam's
+    /// (x, y, θ)), where joints attach; None for a rigid body, whose frame is its pose.
+    fn node_pose(&self, _q: &[f64], _node: usize) -> Option<super::Pose> {
+        None
+    }
     /// Writes q ⊕ Δ into `out` (vector addition, or the exponential map for a rotation).
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]);
     /// Names with units of the generalized positions and velocities (trace and CSV layout).

@@ -84,6 +84,12 @@ impl BlockDiagonalMass {
             .map(|k| k as usize)
     }
 
+    /// The first generalized-velocity index of the block holding `j` (`j` itself outside
+    /// every block): the indices a body's mass couples share it.
+    pub fn block_start(&self, j: usize) -> usize {
+        self.block_of(j).map_or(j, |k| self.blocks[k].offset)
+    }
+
     /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number
     /// of bodies in the system).
     pub fn inverse_times_row(&self, row: &JacobianRow) -> JacobianRow {
@@ -112,6 +118,28 @@ impl BlockDiagonalMass {
             }
         }
         JacobianRow { entries }
+    }
+
+    /// Every generalized-velocity index of the blocks holding some of `dofs`, sorted: the
+    /// indices a solve over `dofs` must take together when a block couples its coordinates
+    /// (a beam's consistent mass). For rigid bodies whose rows touch all their coordinates it
+    /// is `dofs` itself.
+    pub fn whole_blocks(&self, dofs: &[usize]) -> Vec<usize> {
+        let mut touched: Vec<usize> = dofs.iter().filter_map(|&j| self.block_of(j)).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let mut out: Vec<usize> = touched
+            .iter()
+            .flat_map(|&k| {
+                let b = &self.blocks[k];
+                b.offset..b.offset + b.m.nrows()
+            })
+            .collect();
+        // Indices outside every block (none in a built system) are kept as they were.
+        out.extend(dofs.iter().filter(|&&j| self.block_of(j).is_none()));
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// The submatrix M[dofs, dofs] for sorted generalized-velocity indices `dofs` (those of a

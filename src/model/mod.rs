@@ -247,6 +247,27 @@ impl System {
             .reduce(f64::min)
     }
 
+    /// Refuses a step `h` above [`Self::explicit_step_limit`] for `stepper`, which takes the
+    /// elastic forces explicitly (symplectic Euler in them).
+    pub fn check_explicit_step(&self, h: f64, stepper: &str) -> crate::error::Result<()> {
+        match self.explicit_step_limit() {
+            Some(limit) if h > limit => Err(crate::error::Error::field(
+                "stepper.dt",
+                format!(
+                    "{stepper} takes a beam's elastic forces explicitly, stable for dt < 2/ω_max = {limit:.3e} s; got {h:.3e} s (take a smaller step, or nsga)"
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// True when some joint is driven (a prescribed relative angle).
+    pub fn has_drives(&self) -> bool {
+        self.joints
+            .iter()
+            .any(|j| matches!(j.kind, JointKind::Revolute { drive: Some(_) }))
+    }
+
     /// True when some body is a flexible beam.
     pub fn has_beams(&self) -> bool {
         self.bodies
@@ -255,12 +276,12 @@ impl System {
     }
 
     /// What restricts this system to the steppers that hold constraints and flexible bodies
-    /// (NSGA and Moreau–Jean): "flexible beams" or "joints", None when nothing does.
+    /// (see [`crate::integrators::takes`]): "joints" (the narrower), "flexible beams", or None.
     pub fn held_by(&self) -> Option<&'static str> {
-        if self.has_beams() {
-            Some("flexible beams")
-        } else if !self.joints.is_empty() {
+        if !self.joints.is_empty() {
             Some("joints")
+        } else if self.has_beams() {
+            Some("flexible beams")
         } else {
             None
         }

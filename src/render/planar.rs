@@ -134,10 +134,9 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
     // Joints: a pin at each joint's point on A (B's coincides to rounding); a distance
     // joint's massless link as a line to its point on B, pinned there too.
     for joint in &system.joints {
-        let at = system.pose(joint.body_a, frame.q).transform(joint.anchor_a);
+        let ((at, _), (other, _)) = joint.points(&system.bodies, frame.q);
         let pin = Style::filled_outline(palette::PIN, palette::INK, 1.5 * px);
         if matches!(joint.kind, crate::model::JointKind::Distance { .. }) {
-            let other = system.pose(joint.body_b, frame.q).transform(joint.anchor_b);
             picture.line(
                 vec![view.px(at), view.px(other)],
                 Style::stroke(palette::INK, 2.0 * px),
