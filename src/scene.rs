@@ -436,8 +436,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under NSGA or
-    /// Moreau–Jean (the steppers that hold them so far).
+    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under the
+    /// steppers that hold them (all but the acceleration stepper, so far).
     fn validate_joint_count(&self) -> Result<()> {
         if self.joints.is_empty() {
             return Ok(());
@@ -459,11 +459,11 @@ impl Scene {
             ));
         }
         let kind = self.stepper.to_kind()?;
-        if !matches!(kind.name(), "nsga" | "moreau-jean") {
+        if !crate::integrators::takes(kind.name(), Some("joints")) {
             return Err(Error::field(
                 "stepper.kind",
                 format!(
-                    "a scene with joints runs under nsga or moreau-jean (the steppers that hold joints so far); got {}",
+                    "a scene with joints runs under nsga, moreau-jean, penalty-explicit or penalty-implicit (the acceleration stepper does not hold joints yet); got {}",
                     kind.name()
                 ),
             ));

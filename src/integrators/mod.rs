@@ -349,18 +349,12 @@ pub struct StepperOffer {
 }
 
 /// True when the stepper called `name` takes a system restricted by `needs` (what
-/// [`crate::model::System::held_by`] names): joints are held by NSGA and Moreau–Jean only;
-/// flexible beams also run under the penalty steppers, which like Moreau–Jean take their
-/// elastic forces explicitly (below the beam's step limit 2/ω_max).
+/// [`crate::model::System::held_by`] names): joints and flexible beams run under every
+/// stepper but the acceleration one. Moreau–Jean and the penalty steppers hold joints at
+/// velocity level and then project, and take a beam's elastic forces explicitly (below its
+/// step limit 2/ω_max).
 pub fn takes(name: &str, needs: Option<&str>) -> bool {
-    match needs {
-        None => true,
-        Some("flexible beams") => matches!(
-            name,
-            "nsga" | "moreau-jean" | "penalty-explicit" | "penalty-implicit"
-        ),
-        Some(_) => matches!(name, "nsga" | "moreau-jean"),
-    }
+    needs.is_none() || name != "acceleration"
 }
 
 /// Every stepper as offered for a scene with this material: all of them run every scene of
@@ -397,16 +391,14 @@ pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOff
             let available = takes(name, needs);
             if !available {
                 notes = vec![match needs {
-                    Some("flexible beams") => {
-                        "does not take flexible beams yet (nsga, moreau-jean and the penalty steppers do)"
-                    }
-                    _ => "does not hold joints yet (nsga and moreau-jean do)",
+                    Some("flexible beams") => "does not take flexible beams yet",
+                    _ => "does not hold joints yet",
                 }];
             } else if needs == Some("flexible beams") && name != "nsga" {
                 notes.push(
                     "elastic forces explicit: stable only below the beam's step limit 2/ω_max",
                 );
-            } else if joints && name == "moreau-jean" {
+            } else if joints && name != "nsga" {
                 notes.push("joints held at velocity level, then positions projected onto them");
             }
             StepperOffer {

@@ -42,12 +42,18 @@
 //! explicit, it is stable for h < 2 m_eff v_ε/(μN), m_eff the effective mass of the slip
 //! ((2/7) m for a sphere rolling on a plane: h < (4/7) v_ε/(μg) under its weight). Rolling and
 //! spinning resistance are not modelled by the penalty steppers.
+//!
+//! *Joints* are not compliant: as under Moreau–Jean, the step's velocities are held to
+//! ġ(v⁺) = 0 by the laws' bilateral impulses (the joints' reactions), and after the step
+//! positions and velocities are projected onto g = 0 and ġ = 0 (`joint_projection`).
 
 use nalgebra::{DMatrix, DVector};
 
+use super::law_contacts::{ImpulseSettings, report_joints, solve_impulses};
 use super::{CLOSED_GAP, ContactReport, ContactSettings, StepReport, Stepped, Stepper, classify};
 use crate::contact::{Contact, ContactKey, detect_contacts};
 use crate::error::{Error, Result};
+use crate::laws::{LawSolver, NewtonOptions};
 use crate::model::System;
 
 /// Time discretisation of the penalty law.
@@ -214,7 +220,9 @@ impl Stepper for PenaltyStepper {
         let material = &settings.material;
         let (k, c) = (material.stiffness, material.damping);
         let (mu, v_eps) = (material.friction, material.slip_regularization);
-        let contacts = start;
+        // Joints are not compliant: their rows are held by impulses and projection below.
+        let (joints, contacts): (Vec<Contact>, Vec<Contact>) =
+            start.into_iter().partition(|c| c.bilateral);
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let mut report = StepReport::default();
         let (v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
@@ -255,17 +263,46 @@ impl Stepper for PenaltyStepper {
             }
             v_next += system.mass().apply_inverse(&drag) * h;
         }
+        // Joints as under Moreau–Jean: ġ(v⁺) = 0 by the laws' bilateral impulses (the
+        // reactions), and after the step the projection onto g = 0 and ġ = 0.
+        let newton = NewtonOptions::default();
+        let no_warm = std::collections::BTreeMap::new();
+        let solved_joints = if joints.is_empty() {
+            Vec::new()
+        } else {
+            let laws = ImpulseSettings {
+                material,
+                newton: &newton,
+                solver: LawSolver::Newton,
+                warm: &no_warm,
+                warm_small: false,
+            };
+            let before = system.v.clone();
+            let (dv, solved) = solve_impulses(
+                system,
+                joints.iter().collect(),
+                (&v_next, &before),
+                &laws,
+                &mut report,
+            );
+            v_next += dv;
+            solved
+        };
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;
+        super::joint_projection::project_joints(system, &newton, &mut report);
         let after = detect_contacts(system, &system.q, settings.margin);
         let start_index: std::collections::BTreeMap<ContactKey, usize> = contacts
             .iter()
             .enumerate()
             .map(|(i, c)| (c.key, i))
             .collect();
+        report.joints = report_joints(&after, &solved_joints, &system.v, h, &[]);
+        drop(solved_joints);
         report.contacts = after
             .iter()
+            .filter(|ct| !ct.bilateral)
             .map(|ct| {
                 let (n, friction) = start_index
                     .get(&ct.key)
@@ -284,7 +321,7 @@ impl Stepper for PenaltyStepper {
     fn contact_energy(&self, contacts: &[Contact], settings: &ContactSettings) -> f64 {
         contacts
             .iter()
-            .filter(|c| c.gap < 0.0)
+            .filter(|c| !c.bilateral && c.gap < 0.0)
             .map(|c| 0.5 * settings.material.stiffness * c.gap * c.gap)
             .sum()
     }

@@ -329,8 +329,9 @@ fn pendulum_holds_its_pin_and_swings_with_the_elliptic_period_through_wasm() {
     let lines: Vec<Line> = serde_wasm_bindgen::from_value(sim.theory()).unwrap();
     let period = &lines[0];
     let measured = period.simulated.expect("a full swing was measured");
-    // 0.25 ms steps keep the two-level scheme's first-order period error within 0.1 %.
-    assert!((measured / period.predicted - 1.0).abs() < 1e-3, "{period:?}");
+    // NSGA carries the pin's reaction in its predictor: second order, within 1e-4 at the
+    // preset's 1 ms (issue 13; 2.8e-6 natively).
+    assert!((measured / period.predicted - 1.0).abs() < 1e-4, "{period:?}");
     for joint in &lines[2..4] {
         assert!(joint.simulated.unwrap() <= 1e-10, "{joint:?}");
     }
