@@ -436,8 +436,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes, under the
-    /// steppers that hold them (all but the acceleration stepper, so far).
+    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes (every stepper
+    /// holds them).
     fn validate_joint_count(&self) -> Result<()> {
         if self.joints.is_empty() {
             return Ok(());
@@ -456,16 +456,6 @@ impl Scene {
             return Err(Error::field(
                 "joints",
                 "joints in space are not available yet: planar scenes (bodies) take revolute joints",
-            ));
-        }
-        let kind = self.stepper.to_kind()?;
-        if !crate::integrators::takes(kind.name(), Some("joints")) {
-            return Err(Error::field(
-                "stepper.kind",
-                format!(
-                    "a scene with joints runs under nsga, moreau-jean, penalty-explicit or penalty-implicit (the acceleration stepper does not hold joints yet); got {}",
-                    kind.name()
-                ),
             ));
         }
         Ok(())

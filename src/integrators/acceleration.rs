@@ -28,11 +28,18 @@
 //! would be slower than `rest_velocity` are treated as plastic (e = 0): this ends the infinite sequence of ever
 //! shorter bounces (the Zeno accumulation of a bouncing ball) at a time within
 //! 2·rest_velocity/(g(1−e)) of the exact accumulation point.
+//!
+//! Joints. Every joint equation is held at acceleration level, g̈ = 0 (+ 2αġ + β²g with
+//! Baumgarte), with a multiplier of either sign, beside the contacts' LCP: a mixed problem
+//! solved through the Schur complement of the joints' block (`mixed_lcp`). An impact
+//! includes them with ġ⁺ = 0. Like a contact's gap, a joint's g and ġ drift unless
+//! Baumgarte feeds them back.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use nalgebra::DVector;
 
+use super::mixed_lcp::solve_mixed;
 use super::{
     ContactReport, ContactSettings, FORCE_TOLERANCE, StepReport, StepSolver, Stepped, Stepper,
     classify, lcp_converged,
@@ -124,7 +131,7 @@ impl AccelerationStepper {
         self.active.retain(|k| present.contains(k));
         let tol = self.settings.gap_tolerance;
         let vtol = self.settings.rest_velocity;
-        for c in contacts {
+        for c in contacts.iter().filter(|c| !c.bilateral) {
             // Closed (or overlapping, e.g. after drift) and not moving apart: active.
             if c.gap <= tol && c.gap_rate(v).abs() <= vtol {
                 self.active.insert(c.key);
@@ -144,14 +151,21 @@ impl AccelerationStepper {
         let tol = self.settings.gap_tolerance;
         let closed: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| c.gap <= tol || self.active.contains(&c.key))
+            .filter(|c| c.bilateral || c.gap <= tol || self.active.contains(&c.key))
             .collect();
         // An impact: a closed contact approaching faster than rest_velocity, or one that just
-        // closed (not active yet) approaching at any speed.
-        let approaching = closed.iter().any(|c| {
-            let u = c.gap_rate(&system.v);
-            u < -self.settings.rest_velocity || (!self.active.contains(&c.key) && u < -1e-12)
-        });
+        // closed (not active yet) approaching at any speed; or a joint whose equation's rate
+        // ġ = G v + ∂g/∂t is off by more than rest_velocity (an inconsistent start).
+        let rest = self.settings.rest_velocity;
+        let striking = |c: &Contact, v: &DVector<f64>| {
+            let u = c.gap_rate(v);
+            if c.bilateral {
+                (u + c.rate_bias).abs() > rest
+            } else {
+                u < -rest || (!self.active.contains(&c.key) && u < -1e-12)
+            }
+        };
+        let approaching = closed.iter().any(|c| striking(c, &system.v));
         if !approaching {
             return Ok(());
         }
@@ -159,11 +173,7 @@ impl AccelerationStepper {
         // approaching contact jump.
         for group in islands(system.mass(), &closed) {
             let members: Vec<&Contact> = group.iter().map(|&k| closed[k]).collect();
-            let approaching_here = members.iter().any(|c| {
-                let u = c.gap_rate(&system.v);
-                u < -self.settings.rest_velocity || (!self.active.contains(&c.key) && u < -1e-12)
-            });
-            if !approaching_here {
+            if !members.iter().any(|c| striking(c, &system.v)) {
                 continue;
             }
             let rows: Vec<_> = members.iter().map(|c| c.normal_row.clone()).collect();
@@ -171,7 +181,11 @@ impl AccelerationStepper {
             let pre: Vec<f64> = members.iter().map(|c| c.gap_rate(&system.v)).collect();
             let q = DVector::from_iterator(
                 pre.len(),
-                pre.iter().map(|&u| {
+                pre.iter().zip(&members).map(|(&u, c)| {
+                    if c.bilateral {
+                        // A joint's rate after the jump is zero: no restitution.
+                        return u + c.rate_bias;
+                    }
                     // A rebound slower than rest_velocity is not resolved: the impact is plastic.
                     let rebound = -restitution * u;
                     let e = if rebound > self.settings.rest_velocity {
@@ -182,23 +196,32 @@ impl AccelerationStepper {
                     u + e * u.min(0.0)
                 }),
             );
-            let sol = self.solve_recorded(
-                &Lcp::for_contacts(delassus.dense(), q, "impact")?,
-                "impact",
-                report,
-            )?;
+            let bilateral: Vec<bool> = members.iter().map(|c| c.bilateral).collect();
+            let impulses: Vec<f64> = if bilateral.iter().any(|&b| b) {
+                let mut solve = |lcp: &Lcp| self.solve_recorded(lcp, "impact", report);
+                solve_mixed(&delassus.dense(), &q, &bilateral, "impact", &mut solve)?
+                    .as_slice()
+                    .to_vec()
+            } else {
+                self.solve_recorded(
+                    &Lcp::for_contacts(delassus.dense(), q, "impact")?,
+                    "impact",
+                    report,
+                )?
+                .z
+            };
             for (i, c) in members.iter().enumerate() {
-                let p = sol.z[i];
-                if p > 0.0 {
+                let p = impulses[i];
+                if p > 0.0 || (c.bilateral && p != 0.0) {
                     delassus.inverse_mass_rows()[i].add_transpose_to(p, &mut system.v);
                     let a = acc.entry(c.key).or_default();
                     a.impulse += p;
-                    a.impact = true;
+                    a.impact = !c.bilateral;
                 }
             }
         }
         // After the jump: contacts that now rest are active, those that rebound are not.
-        for c in &closed {
+        for c in closed.iter().filter(|c| !c.bilateral) {
             let u = c.gap_rate(&system.v);
             if u.abs() <= self.settings.rest_velocity {
                 self.active.insert(c.key);
@@ -218,9 +241,10 @@ impl AccelerationStepper {
     ) -> Result<(DVector<f64>, Reactions)> {
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let free = system.mass().apply_inverse(&f);
+        // The active contacts and every joint equation (held at g̈ = 0 always).
         let active: Vec<&Contact> = contacts
             .iter()
-            .filter(|c| self.active.contains(&c.key))
+            .filter(|c| c.bilateral || self.active.contains(&c.key))
             .collect();
         if active.is_empty() {
             return Ok((free, vec![]));
@@ -232,12 +256,21 @@ impl AccelerationStepper {
             let members: Vec<&Contact> = group.iter().map(|&k| active[k]).collect();
             let (lcp, delassus) =
                 acceleration_lcp(system, &members, &free, self.settings.baumgarte)?;
-            let sol = self.solve_recorded(&lcp, "acceleration", report)?;
+            let bilateral: Vec<bool> = members.iter().map(|c| c.bilateral).collect();
+            let (z, w) = if bilateral.iter().any(|&b| b) {
+                let mut solve = |lcp: &Lcp| self.solve_recorded(lcp, "acceleration", report);
+                let z = solve_mixed(&lcp.m, &lcp.q, &bilateral, "acceleration", &mut solve)?;
+                let w = &lcp.m * &z + &lcp.q;
+                (z.as_slice().to_vec(), w.as_slice().to_vec())
+            } else {
+                let sol = self.solve_recorded(&lcp, "acceleration", report)?;
+                (sol.z, sol.w)
+            };
             for (i, c) in members.iter().enumerate() {
-                let n = sol.z[i];
+                let n = z[i];
                 delassus.inverse_mass_rows()[i].add_transpose_to(n, &mut a);
                 forces.push((c.key, n));
-                if n <= FORCE_TOLERANCE && sol.w[i] > 1e-12 * (1.0 + lcp.q.amax()) {
+                if !c.bilateral && n <= FORCE_TOLERANCE && w[i] > 1e-12 * (1.0 + lcp.q.amax()) {
                     self.active.remove(&c.key); // lift-off: unloaded and accelerating apart
                 }
             }
@@ -258,7 +291,10 @@ impl AccelerationStepper {
         let tol = self.settings.gap_tolerance;
         let new_overlap = |contacts: &[Contact]| {
             contacts.iter().any(|c| {
-                !self.active.contains(&c.key) && !overlapping.contains(&c.key) && c.gap < -tol
+                !c.bilateral
+                    && !self.active.contains(&c.key)
+                    && !overlapping.contains(&c.key)
+                    && c.gap < -tol
             })
         };
         let closes = |tau: f64| -> bool {
@@ -301,7 +337,9 @@ pub fn acceleration_lcp(
         contacts.iter().map(|c| {
             let mut bi = c.normal_row.dot(free) + c.normal_velocity_product(system, &system.v);
             if let Some((alpha, beta)) = baumgarte {
-                bi += 2.0 * alpha * c.gap_rate(&system.v) + beta * beta * c.gap;
+                // A joint's rate includes its drive's ∂g/∂t.
+                let rate = c.gap_rate(&system.v) + if c.bilateral { c.rate_bias } else { 0.0 };
+                bi += 2.0 * alpha * rate + beta * beta * c.gap;
             }
             bi
         }),
@@ -431,8 +469,20 @@ impl AccelerationStepper {
         let contacts =
             at_end.unwrap_or_else(|| detect_contacts(system, &system.q, settings.margin));
         self.refresh_active(&contacts, &system.v);
+        // Each joint's reaction: its force held over the step plus its impulses, per h.
+        let reactions: Vec<(ContactKey, f64)> = contacts
+            .iter()
+            .filter(|c| c.bilateral)
+            .map(|c| {
+                let a = acc.get(&c.key).copied().unwrap_or_default();
+                (c.key, (a.force_time + a.impulse) / h)
+            })
+            .collect();
+        report.joints =
+            super::law_contacts::report_joints(&contacts, &[], &system.v, h, &reactions);
         report.contacts = contacts
             .iter()
+            .filter(|c| !c.bilateral)
             .map(|c| {
                 let a = acc.get(&c.key).copied().unwrap_or_default();
                 let normal = a.force_time / h;

@@ -11,6 +11,7 @@
 pub mod acceleration;
 pub mod joint_projection;
 mod law_contacts;
+mod mixed_lcp;
 pub mod moreau_jean;
 pub mod nsga;
 pub mod penalty;
@@ -349,12 +350,13 @@ pub struct StepperOffer {
 }
 
 /// True when the stepper called `name` takes a system restricted by `needs` (what
-/// [`crate::model::System::held_by`] names): joints and flexible beams run under every
-/// stepper but the acceleration one. Moreau–Jean and the penalty steppers hold joints at
-/// velocity level and then project, and take a beam's elastic forces explicitly (below its
-/// step limit 2/ω_max).
+/// [`crate::model::System::held_by`] names): joints run under every stepper (the
+/// acceleration one holds them at acceleration level, drifting unless Baumgarte is on;
+/// Moreau–Jean and the penalty steppers at velocity level, then projected); flexible beams
+/// under every stepper but the acceleration one, all but NSGA taking their elastic forces
+/// explicitly (below the beam's step limit 2/ω_max).
 pub fn takes(name: &str, needs: Option<&str>) -> bool {
-    needs.is_none() || name != "acceleration"
+    needs != Some("flexible beams") || name != "acceleration"
 }
 
 /// Every stepper as offered for a scene with this material: all of them run every scene of
@@ -397,6 +399,10 @@ pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOff
             } else if needs == Some("flexible beams") && name != "nsga" {
                 notes.push(
                     "elastic forces explicit: stable only below the beam's step limit 2/ω_max",
+                );
+            } else if joints && name == "acceleration" {
+                notes.push(
+                    "joints held at acceleration level: g and ġ drift unless Baumgarte is on",
                 );
             } else if joints && name != "nsga" {
                 notes.push("joints held at velocity level, then positions projected onto them");

@@ -276,12 +276,12 @@ impl System {
     }
 
     /// What restricts this system to the steppers that hold constraints and flexible bodies
-    /// (see [`crate::integrators::takes`]): "joints" (the narrower), "flexible beams", or None.
+    /// (see [`crate::integrators::takes`]): "flexible beams" (the narrower), "joints", or None.
     pub fn held_by(&self) -> Option<&'static str> {
-        if !self.joints.is_empty() {
-            Some("joints")
-        } else if self.has_beams() {
+        if self.has_beams() {
             Some("flexible beams")
+        } else if !self.joints.is_empty() {
+            Some("joints")
         } else {
             None
         }
