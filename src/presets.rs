@@ -457,25 +457,7 @@ static PRESETS: &[Preset] = &[
     Preset {
         name: "slider-crank",
         description: "A crank driven at constant speed Ω turns a rigid connecting rod that pushes a slider along a guide (revolute, driven revolute and prismatic joints): NSGA-GGL puts the slider exactly where the kinematics says, x = r cos φ + √(l² − r² sin² φ), every step, and reports the drive torque.",
-        parameters: &[
-            p("r", "crank radius", "m", 0.02, 1.0, 0.1),
-            p(
-                "ratio",
-                "rod length over crank radius l/r",
-                "1",
-                1.2,
-                10.0,
-                3.0,
-            ),
-            p(
-                "omega",
-                "crank speed Ω",
-                "rad/s",
-                -50.0,
-                50.0,
-                std::f64::consts::TAU,
-            ),
-        ],
+        parameters: &[CRANK_RADIUS, CRANK_RATIO, CRANK_SPEED],
         build: slider_crank,
     },
     Preset {
@@ -519,23 +501,12 @@ static PRESETS: &[Preset] = &[
         name: "flexible-slider-crank",
         description: "The slider-crank with an elastic connecting rod (a co-rotational beam pinned to the crank and the slider at its end nodes): the joints held exactly every step, the slider near the rigid kinematics as EI and EA grow, and the drive's work ∫τΩ dt balancing the energy gained.",
         parameters: &[
-            p("r", "crank radius", "m", 0.02, 1.0, 0.1),
-            p(
-                "ratio",
-                "rod length over crank radius l/r",
-                "1",
-                1.2,
-                10.0,
-                3.0,
-            ),
-            p(
-                "omega",
-                "crank speed Ω",
-                "rad/s",
-                -50.0,
-                50.0,
-                3.0 * std::f64::consts::TAU,
-            ),
+            CRANK_RADIUS,
+            CRANK_RATIO,
+            Parameter {
+                default: 3.0 * std::f64::consts::TAU,
+                ..CRANK_SPEED
+            },
             p("E", "rod's Young's modulus", "Pa", 1e7, 2.1e11, 1e9),
             Parameter {
                 step: 1.0,
@@ -565,6 +536,25 @@ static PRESETS: &[Preset] = &[
         build: crate::presets_beams::flexible_bar,
     },
 ];
+
+/// The slider-crank's crank radius, rod length ratio and crank speed (rigid and flexible).
+const CRANK_RADIUS: Parameter = p("r", "crank radius", "m", 0.02, 1.0, 0.1);
+const CRANK_RATIO: Parameter = p(
+    "ratio",
+    "rod length over crank radius l/r",
+    "1",
+    1.2,
+    10.0,
+    3.0,
+);
+const CRANK_SPEED: Parameter = p(
+    "omega",
+    "crank speed Ω",
+    "rad/s",
+    -50.0,
+    50.0,
+    std::f64::consts::TAU,
+);
 
 const PILE_PARAMETERS: &[Parameter] = &[
     Parameter {

@@ -24,6 +24,24 @@ pub struct TheoryLine {
     pub wrong: bool,
 }
 
+/// The largest |g| and |ġ| of any joint equation over the run, against zero.
+pub(crate) fn joints_held(events: &crate::events::Events) -> [TheoryLine; 2] {
+    [
+        line(
+            "joints held: max |g| over the run (m or rad)",
+            "",
+            0.0,
+            events.joint_violation,
+        ),
+        line(
+            "joints held: max |ġ| over the run (m/s or rad/s)",
+            "",
+            0.0,
+            events.joint_rate,
+        ),
+    ]
+}
+
 pub(crate) fn line(label: &str, unit: &'static str, predicted: f64, simulated: f64) -> TheoryLine {
     TheoryLine {
         label: label.into(),
@@ -424,19 +442,10 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
                     speed,
                     speed_sim,
                 ),
-                line(
-                    "joints held: max |g| over the run (m or rad)",
-                    "",
-                    0.0,
-                    events.joint_violation,
-                ),
-                line(
-                    "joints held: max |ġ| over the run (m/s or rad/s)",
-                    "",
-                    0.0,
-                    events.joint_rate,
-                ),
             ]
+            .into_iter()
+            .chain(joints_held(events))
+            .collect()
         }
         "two-spheres" => {
             let (r, mu, e, v0) = (p("R"), p("mu"), p("e"), p("v0"));

@@ -203,17 +203,8 @@ fn flexible_slider_crank(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<Theor
             events.drive_work,
             gained,
         ),
-        line(
-            "joints held: max |g| over the run (m or rad)",
-            "",
-            0.0,
-            events.joint_violation,
-        ),
-        line(
-            "joints held: max |ġ| over the run (m/s or rad/s)",
-            "",
-            0.0,
-            events.joint_rate,
-        ),
     ]
+    .into_iter()
+    .chain(crate::theory::joints_held(events))
+    .collect()
 }
