@@ -427,3 +427,28 @@ fn a_clamped_beam_is_drawn_as_a_band_of_its_height_with_its_clamp() {
         assert!(r.to_world(c).unwrap().x.abs() < 1e-9);
     }
 }
+
+#[test]
+fn a_prismatic_joint_s_guide_is_drawn_along_its_axis_through_the_slider() {
+    let s = Simulation::from_preset("slider-crank", &[]).unwrap();
+    let mut r = Renderer::new(&s);
+    let p = r.picture(&s, W, H, 1.0);
+    let guide = p
+        .marks
+        .iter()
+        .find_map(|m| match m {
+            Mark::Path {
+                points,
+                closed: false,
+                style,
+            } if style.stroke == Some(palette::MUTED) && points.len() == 2 => Some(points),
+            _ => None,
+        })
+        .expect("the guide is drawn");
+    // Along the x axis (the guide's), through the slider's pin at y = 0, across the view.
+    let ends = [r.to_world(guide[0]).unwrap(), r.to_world(guide[1]).unwrap()];
+    assert!(ends.iter().all(|e| e.y.abs() < 1e-12), "{ends:?}");
+    let [left, right] = [ends[0].x.min(ends[1].x), ends[0].x.max(ends[1].x)];
+    let (a, b) = (r.to_world([0.0, 0.0]).unwrap(), r.to_world([W, H]).unwrap());
+    assert!(left < a.x.min(b.x) && right > a.x.max(b.x), "{ends:?}");
+}

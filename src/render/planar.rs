@@ -132,10 +132,19 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
         }
     }
     // Joints: a pin at each joint's point on A (B's coincides to rounding); a distance
-    // joint's massless link as a line to its point on B, pinned there too.
+    // joint's massless link as a line to its point on B, pinned there too; a prismatic
+    // joint's guide as a thin line along its axis through B's point, across the view.
+    let across = 2.0 * (view.rect[2] + view.rect[3]) / view.scale;
     for joint in &system.joints {
-        let ((at, _), (other, _)) = joint.points(&system.bodies, frame.q);
+        let ((at, _), (other, frame_b)) = joint.points(&system.bodies, frame.q);
         let pin = Style::filled_outline(palette::PIN, palette::INK, 1.5 * px);
+        if let crate::model::JointKind::Prismatic { axis } = joint.kind {
+            let along = frame_b.rotate(axis) * across;
+            picture.line(
+                vec![view.px(other - along), view.px(other + along)],
+                Style::stroke(palette::MUTED, px),
+            );
+        }
         if matches!(joint.kind, crate::model::JointKind::Distance { .. }) {
             picture.line(
                 vec![view.px(at), view.px(other)],
