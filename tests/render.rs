@@ -5,7 +5,7 @@
 
 use contactlab::Simulation;
 use contactlab::render::picture::palette;
-use contactlab::render::{Mark, Picture, Renderer};
+use contactlab::render::{Mark, Picture, Renderer, Style};
 use glam::DVec2;
 
 const W: f64 = 800.0;
@@ -339,6 +339,18 @@ fn projections_place_spheres_and_cuboids_and_draw_the_sphere_s_support() {
     assert!((area(top_cube) / (top_scale * top_scale) - 0.04).abs() < 1e-9);
 }
 
+/// The points of the first open path whose style and points pass `wanted`.
+fn open_path(p: &Picture, wanted: impl Fn(&Style, &[[f64; 2]]) -> bool) -> Option<&Vec<[f64; 2]>> {
+    p.marks.iter().find_map(|m| match m {
+        Mark::Path {
+            points,
+            closed: false,
+            style,
+        } if wanted(style, points) => Some(points),
+        _ => None,
+    })
+}
+
 #[test]
 fn a_pendulum_s_pin_is_drawn_at_the_joint_on_the_rod_s_end() {
     let s = Simulation::from_preset("pendulum", &[("theta0".into(), 0.5)]).unwrap();
@@ -374,18 +386,10 @@ fn a_distance_joint_is_drawn_as_a_link_between_its_two_pinned_points() {
         .map(|(c, _)| r.to_world(*c).unwrap())
         .collect();
     assert_eq!(pins.len(), 2);
-    let link = p
-        .marks
-        .iter()
-        .find_map(|m| match m {
-            Mark::Path {
-                points,
-                closed: false,
-                style,
-            } if style.stroke == Some(palette::INK) && style.line_width == 2.0 => Some(points),
-            _ => None,
-        })
-        .expect("the link is drawn");
+    let link = open_path(&p, |style, _| {
+        style.stroke == Some(palette::INK) && style.line_width == 2.0
+    })
+    .expect("the link is drawn");
     let ends = [r.to_world(link[0]).unwrap(), r.to_world(link[1]).unwrap()];
     // From the bob's centre to the pivot, 0.5 m long, pinned at both ends.
     assert!((ends[0] - DVec2::new(0.3, -0.4)).length() < 1e-12);
@@ -433,18 +437,10 @@ fn a_prismatic_joint_s_guide_is_drawn_along_its_axis_through_the_slider() {
     let s = Simulation::from_preset("slider-crank", &[]).unwrap();
     let mut r = Renderer::new(&s);
     let p = r.picture(&s, W, H, 1.0);
-    let guide = p
-        .marks
-        .iter()
-        .find_map(|m| match m {
-            Mark::Path {
-                points,
-                closed: false,
-                style,
-            } if style.stroke == Some(palette::MUTED) && points.len() == 2 => Some(points),
-            _ => None,
-        })
-        .expect("the guide is drawn");
+    let guide = open_path(&p, |style, points| {
+        style.stroke == Some(palette::MUTED) && points.len() == 2
+    })
+    .expect("the guide is drawn");
     // Along the x axis (the guide's), through the slider's pin at y = 0, across the view.
     let ends = [r.to_world(guide[0]).unwrap(), r.to_world(guide[1]).unwrap()];
     assert!(ends.iter().all(|e| e.y.abs() < 1e-12), "{ends:?}");

@@ -214,11 +214,14 @@ impl Stepper for NsgaStepper {
         system.refresh_mass();
         let c = AlphaCoefficients::from_spectral_radius(self.settings.spectral_radius);
         let (q_n, v_n, t_next) = (system.q.clone(), system.v.clone(), system.t + h);
-        // At the start the acceleration is M⁻¹f, held by the joints (g̈ = 0) when there are.
+        // The joints' smooth reactions in the predictor (module smooth_joints), for a
+        // mechanism small enough to solve them densely.
+        let smooth_joints = super::smooth_joints::holds(system);
+        // At the start the acceleration is M⁻¹f, held by the joints (g̈ = 0) when they are.
         let (a_n, acc_n) = self.acceleration.clone().unwrap_or_else(|| {
             let f = system.generalized_forces(&q_n, &v_n, system.t);
             let mut acc = system.mass().apply_inverse(&f);
-            if !system.joints.is_empty() {
+            if smooth_joints {
                 let joints = JointConstraints::at(system, &q_n, &v_n, system.t);
                 let solve = |x: &DVector<f64>| Some(system.mass().apply_inverse(x));
                 let residual = DVector::zeros(system.dofs());
@@ -266,8 +269,7 @@ impl Stepper for NsgaStepper {
             let mass = system.mass_at(&q);
             let f = system.generalized_forces(&q, &v, t_next);
             let mut r = mass.apply(&acc) - &f;
-            let joints =
-                (!system.joints.is_empty()).then(|| JointConstraints::at(system, &q, &v, t_next));
+            let joints = smooth_joints.then(|| JointConstraints::at(system, &q, &v, t_next));
             let mut g_acc = DVector::zeros(0);
             if let Some(joints) = &joints {
                 if lambda.len() != joints.len() {
