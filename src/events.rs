@@ -133,9 +133,7 @@ impl Events {
         }
         self.was_moving = moving;
         for joint in &report.joints {
-            if let Some(crate::model::JointKind::Revolute { drive: Some(speed) }) =
-                system.joints.get(joint.joint).map(|j| j.kind)
-            {
+            if let Some(speed) = system.joints.get(joint.joint).and_then(|j| j.drive_speed()) {
                 self.drive_work += joint.torque * speed * h;
             }
             for (g, rate) in joint.constraint.iter().zip(&joint.rate) {

@@ -48,6 +48,7 @@ pub mod sleep;
 pub mod statics;
 pub mod theory;
 pub mod theory_beams;
+pub mod theory_mill;
 pub mod timeline;
 pub mod trace;
 

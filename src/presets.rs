@@ -455,6 +455,34 @@ static PRESETS: &[Preset] = &[
         build: pendulum,
     },
     Preset {
+        name: "sphere-mill",
+        description: "An edge mill (seed 002's sphere in a mechanism): a shaft driven at Ω swings an arm on a pitch hinge; at its end a gimbal holds the sphere's axle, so the sphere rolls on the floor and spins against it at Ω. Four hinges held exactly; the floor's load N = (m + m_g)g + m_a g x_a/R, the outward friction (2/5)mΩ²R and the drive torque N(ρR/r + γ) against their closed forms.",
+        parameters: &[
+            p("omega", "drive speed Ω", "rad/s", -20.0, 20.0, 2.0),
+            p(
+                "R",
+                "arm radius (shaft to sphere centre)",
+                "m",
+                0.15,
+                1.0,
+                0.3,
+            ),
+            p("r", "sphere radius", "m", 0.02, 0.1, 0.05),
+            p("m", "sphere mass", "kg", 0.1, 20.0, 2.0),
+            p("mu", "friction coefficient", "1", 0.1, 2.0, 0.5),
+            p("rho", "rolling resistance length ρ", "m", 0.0, 0.005, 0.001),
+            p(
+                "gamma",
+                "spinning resistance length γ",
+                "m",
+                0.0,
+                0.005,
+                0.001,
+            ),
+        ],
+        build: crate::presets_space::sphere_mill,
+    },
+    Preset {
         name: "slider-crank",
         description: "A crank driven at constant speed Ω turns a rigid connecting rod that pushes a slider along a guide (revolute, driven revolute and prismatic joints): NSGA-GGL puts the slider exactly where the kinematics says, x = r cos φ + √(l² − r² sin² φ), every step, and reports the drive torque.",
         parameters: &[CRANK_RADIUS, CRANK_RATIO, CRANK_SPEED],
@@ -807,6 +835,10 @@ pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
             "pin.Ry [N]~t [s]",
         ],
         "slider-crank" => &["slider.x [m]~t [s]", "drive.torque [N m]~t [s]"],
+        "sphere-mill" => &[
+            "drive.torque [N m]~t [s]",
+            "sphere/floor#0.normal [N]~t [s]",
+        ],
         "flexible-slider-crank" => &[
             "slider.x [m]~t [s]",
             "drive.torque [N m]~t [s]",
@@ -861,7 +893,7 @@ fn pendulum(v: &Values) -> Scene {
         name: "pin".into(),
         kind: crate::scene_joints::JointType::Revolute,
         bodies: ["rod".into(), "pivot".into()],
-        anchor: [0.0, 0.0],
+        anchor: vec![0.0, 0.0],
         axis: None,
         anchor_b: None,
         drive_speed: None,
@@ -969,7 +1001,7 @@ pub(crate) fn slider_crank_with(v: &Values, flexible: Option<(f64, usize)>) -> S
         name: name.into(),
         kind,
         bodies: bodies.map(String::from),
-        anchor,
+        anchor: anchor.to_vec(),
         axis: None,
         anchor_b: None,
         drive_speed: None,
@@ -978,7 +1010,7 @@ pub(crate) fn slider_crank_with(v: &Values, flexible: Option<(f64, usize)>) -> S
     let mut drive = joint("drive", Revolute, ["crank", "frame"], [0.0, 0.0]);
     drive.drive_speed = Some(omega);
     let mut guide = joint("guide", Prismatic, ["slider", "frame"], [x_slider, 0.0]);
-    guide.axis = Some([1.0, 0.0]);
+    guide.axis = Some(vec![1.0, 0.0]);
     let mut s = match beam {
         None => scene(
             "slider-crank",

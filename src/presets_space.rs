@@ -218,3 +218,85 @@ pub(crate) fn sphere_in_box(v: &Values) -> Scene {
     s.duration = 2.0;
     s
 }
+
+/// Masses of the sphere mill's shaft, arm and gimbal, kg; the arm's thickness, m.
+pub(crate) const MILL_SHAFT_MASS: f64 = 0.2;
+/// The arm's mass, kg.
+pub(crate) const MILL_ARM_MASS: f64 = 0.5;
+/// The gimbal's mass, kg.
+pub(crate) const MILL_GIMBAL_MASS: f64 = 0.05;
+/// The arm's square section, m.
+const MILL_ARM_THICKNESS: f64 = 0.02;
+
+/// The length of the sphere mill's arm, from the shaft's axis to 1 cm short of the sphere
+/// (so the arm never touches the ball it carries), m.
+pub(crate) fn mill_arm_length(arm_radius: f64, sphere_radius: f64) -> f64 {
+    arm_radius - sphere_radius - 0.01
+}
+
+/// An edge mill: a vertical shaft driven at Ω carries a horizontal arm on a pitch hinge; at
+/// radius R the arm holds a gimbal (a second pitch hinge) and the gimbal the sphere's axle,
+/// along the arm, so the sphere rolls on the floor about the axle while the arm turns it
+/// about the vertical at Ω (it spins against the floor at Ω). Every velocity starts on the
+/// steady rolling motion (docs/joints.md derives the reactions and the drive torque).
+pub(crate) fn sphere_mill(v: &Values) -> Scene {
+    use crate::scene_joints::{JointSpec, JointType};
+    let (omega, arm, r) = (v.get("omega"), v.get("R"), v.get("r"));
+    let length = mill_arm_length(arm, r);
+    let cube = |side: f64| SpatialShapeSpec::Box { size: [side; 3] };
+    let mut shaft = body("shaft", MILL_SHAFT_MASS, [0.0, 0.0, r], cube(0.04));
+    shaft.angular_velocity = [0.0, 0.0, omega];
+    let mut beam = body(
+        "arm",
+        MILL_ARM_MASS,
+        [0.5 * length, 0.0, r],
+        SpatialShapeSpec::Box {
+            size: [length, MILL_ARM_THICKNESS, MILL_ARM_THICKNESS],
+        },
+    );
+    beam.velocity = [0.0, omega * 0.5 * length, 0.0];
+    beam.angular_velocity = [0.0, 0.0, omega];
+    let mut gimbal = body("gimbal", MILL_GIMBAL_MASS, [arm, 0.0, r], cube(0.02));
+    gimbal.velocity = [0.0, omega * arm, 0.0];
+    gimbal.angular_velocity = [0.0, 0.0, omega];
+    let mut ball = body(
+        "sphere",
+        v.get("m"),
+        [arm, 0.0, r],
+        SpatialShapeSpec::Sphere { radius: r },
+    );
+    // Rolling without slip: v + ω × (−r ẑ) = 0 with v = Ω R ŷ gives ω_x = −Ω R / r.
+    ball.velocity = [0.0, omega * arm, 0.0];
+    ball.angular_velocity = [-omega * arm / r, 0.0, omega];
+    let mut s = space(
+        "sphere-mill",
+        9.81,
+        vec![floor(), shaft, beam, gimbal, ball],
+        "nsga",
+        1e-3,
+    );
+    let hinge = |name: &str, bodies: [&str; 2], anchor: [f64; 3], axis: [f64; 3]| JointSpec {
+        name: name.into(),
+        kind: JointType::Revolute,
+        bodies: bodies.map(String::from),
+        anchor: anchor.to_vec(),
+        axis: Some(axis.to_vec()),
+        anchor_b: None,
+        drive_speed: None,
+    };
+    let mut drive = hinge("drive", ["shaft", "floor"], [0.0, 0.0, r], [0.0, 0.0, 1.0]);
+    drive.drive_speed = Some(omega);
+    s.joints = vec![
+        drive,
+        hinge("pitch", ["arm", "shaft"], [0.0, 0.0, r], [0.0, 1.0, 0.0]),
+        hinge("gimbal", ["gimbal", "arm"], [arm, 0.0, r], [0.0, 1.0, 0.0]),
+        hinge("axle", ["sphere", "gimbal"], [arm, 0.0, r], [1.0, 0.0, 0.0]),
+    ];
+    s.material.friction = v.get("mu");
+    s.material.rolling_resistance = v.get("rho");
+    s.material.spinning_resistance = v.get("gamma");
+    // The arm and the gimbal pass 4 cm above the floor: only the sphere's contact is listed.
+    s.contact_margin = 0.01;
+    s.duration = 2.0;
+    s
+}

@@ -402,13 +402,13 @@ impl Scene {
             .collect();
         for (i, joint) in self.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
-            joint.validate(&path, &bodies)?;
+            joint.validate(&path, &bodies, false)?;
             // On a beam a joint attaches at a node.
             for (k, name) in joint.bodies.iter().enumerate() {
                 if let Some(beam) = self.beams.iter().find(|b| &b.name == name) {
-                    let (field, point) = match (k, joint.anchor_b) {
-                        (1, Some(b)) => ("anchor_b", b),
-                        _ => ("anchor", joint.anchor),
+                    let (field, point) = match (k, &joint.anchor_b) {
+                        (1, Some(_)) => ("anchor_b", joint.anchor_b2().to_array()),
+                        _ => ("anchor", joint.anchor2().to_array()),
                     };
                     beam.node_at(point, &format!("{path}.{field}"))?;
                 }
@@ -436,8 +436,7 @@ impl Scene {
         Ok(())
     }
 
-    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`], in planar scenes (every stepper
-    /// holds them).
+    /// Joints: at most [`crate::scene_joints::MAX_JOINTS`] (every stepper holds them).
     fn validate_joint_count(&self) -> Result<()> {
         if self.joints.is_empty() {
             return Ok(());
@@ -450,12 +449,6 @@ impl Scene {
                     self.joints.len(),
                     crate::scene_joints::MAX_JOINTS
                 ),
-            ));
-        }
-        if self.is_spatial() {
-            return Err(Error::field(
-                "joints",
-                "joints in space are not available yet: planar scenes (bodies) take revolute joints",
             ));
         }
         Ok(())

@@ -1,13 +1,13 @@
 //! Joints in a scene file, e.g. `{"type": "revolute", "bodies": ["rod", "pivot"], "anchor":
-//! [0, 1]}`: validated with errors that name the field, and built into [`Joint`]s whose
-//! anchors, sliding axes and reference angles are fixed in each body from the bodies'
-//! starting poses.
+//! [0, 1]}` in the plane or `{"type": "revolute", ..., "anchor": [0, 0, 1], "axis": [0, 0, 1]}`
+//! in space: validated with errors that name the field, and built into [`Joint`]s whose
+//! anchors, axes and reference angles are fixed in each body from the bodies' starting poses.
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, check_each};
-use crate::model::{Body, Joint, JointKind};
+use crate::model::{Body, Hinge, Joint, JointKind};
 use crate::scene::limits;
 
 /// Most joints in a scene.
@@ -17,9 +17,11 @@ pub const MAX_JOINTS: usize = 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JointType {
-    /// A pin in the plane: the bodies share the anchor point and turn freely about it (or at
-    /// `drive_speed`).
+    /// A pin in the plane, a hinge about `axis` in space: the bodies share the anchor point
+    /// and turn freely about it (or at `drive_speed`).
     Revolute,
+    /// A ball joint (space only): the bodies share the anchor point and turn freely.
+    Spherical,
     /// A slider: A's anchor moves along `axis` through B's anchor, without relative rotation.
     Prismatic,
     /// The bodies move as one.
@@ -40,26 +42,19 @@ pub struct JointSpec {
     pub kind: JointType,
     /// The two bodies it links, by name (either may be fixed, not both).
     pub bodies: [String; 2],
-    /// The joint's point in world coordinates at the start, m.
-    #[serde(deserialize_with = "crate::scene_fields::array")]
-    pub anchor: [f64; 2],
-    /// A prismatic joint's sliding direction in world coordinates at the start (turning
-    /// with B), any length > 0.
-    #[serde(
-        default,
-        deserialize_with = "crate::scene_fields::optional_array",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub axis: Option<[f64; 2]>,
+    /// The joint's point in world coordinates at the start, m: [x, y] in the plane,
+    /// [x, y, z] in space.
+    pub anchor: Vec<f64>,
+    /// The direction in world coordinates at the start (turning with B), any length > 0: a
+    /// prismatic joint's sliding direction [x, y] in the plane, a revolute joint's axis
+    /// [x, y, z] in space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec<f64>>,
     /// A distance joint's point on B, in world coordinates at the start, m (`anchor` is A's).
-    #[serde(
-        default,
-        deserialize_with = "crate::scene_fields::optional_array",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub anchor_b: Option<[f64; 2]>,
-    /// A revolute joint driven at this relative angular speed θ̇_A − θ̇_B, rad/s (its
-    /// multiplier is the drive torque).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor_b: Option<Vec<f64>>,
+    /// A revolute joint driven at this relative angular speed θ̇_A − θ̇_B (about `axis` in
+    /// space), rad/s (its multiplier is the drive torque).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_speed: Option<f64>,
 }
@@ -74,8 +69,19 @@ impl JointSpec {
         }
     }
 
-    /// Checks the joint against the planar bodies `bodies` (name, fixed).
-    pub fn validate(&self, path: &str, bodies: &[(&str, bool)]) -> Result<()> {
+    /// `anchor` in the plane (z dropped).
+    pub fn anchor2(&self) -> DVec2 {
+        point2(&self.anchor)
+    }
+
+    /// `anchor_b`, or `anchor` when there is none, in the plane.
+    pub fn anchor_b2(&self) -> DVec2 {
+        self.anchor_b.as_deref().map_or(self.anchor2(), point2)
+    }
+
+    /// Checks the joint against the bodies `bodies` (name, fixed) of a planar or a spatial
+    /// scene.
+    pub fn validate(&self, path: &str, bodies: &[(&str, bool)], spatial: bool) -> Result<()> {
         let mut found = [0usize; 2];
         for (k, name) in self.bodies.iter().enumerate() {
             found[k] = bodies.iter().position(|(n, _)| n == name).ok_or_else(|| {
@@ -98,45 +104,90 @@ impl JointSpec {
                 "links two fixed bodies; at least one must move",
             ));
         }
-        check_each(
-            &format!("{path}.anchor"),
-            &self.anchor,
-            -limits::COORDINATE,
-            limits::COORDINATE,
-        )?;
-        match (self.kind, &self.axis) {
-            (JointType::Prismatic, None) => {
+        let dimension = if spatial { 3 } else { 2 };
+        let point = |field: &str, values: &[f64]| {
+            let field = format!("{path}.{field}");
+            check_dimension(&field, values, spatial)?;
+            check_each(&field, values, -limits::COORDINATE, limits::COORDINATE)
+        };
+        point("anchor", &self.anchor)?;
+        let allowed: &[JointType] = if spatial {
+            &[
+                JointType::Revolute,
+                JointType::Spherical,
+                JointType::Distance,
+            ]
+        } else {
+            &[
+                JointType::Revolute,
+                JointType::Prismatic,
+                JointType::Weld,
+                JointType::Distance,
+            ]
+        };
+        if !allowed.contains(&self.kind) {
+            let names: Vec<String> = allowed
+                .iter()
+                .map(|k| format!("{k:?}").to_lowercase())
+                .collect();
+            return Err(Error::field(
+                format!("{path}.type"),
+                format!(
+                    "{} joints are not available in {} scenes; these are: {}",
+                    format!("{:?}", self.kind).to_lowercase(),
+                    if spatial { "spatial" } else { "planar" },
+                    names.join(", ")
+                ),
+            ));
+        }
+        let axis_needed = match self.kind {
+            JointType::Prismatic => Some("the sliding direction [x, y]"),
+            JointType::Revolute if spatial => Some("the turning axis [x, y, z]"),
+            _ => None,
+        };
+        match (axis_needed, &self.axis) {
+            (Some(what), None) => {
                 return Err(Error::field(
                     format!("{path}.axis"),
-                    "is required for a prismatic joint (the sliding direction [x, y])",
+                    format!("is required for this joint ({what})"),
                 ));
             }
-            (JointType::Prismatic, Some(axis)) => {
+            (Some(_), Some(axis)) => {
                 let field = format!("{path}.axis");
+                check_dimension(&field, axis, spatial)?;
                 check_each(&field, axis, -1e6, 1e6)?;
-                if axis[0].hypot(axis[1]) < 1e-9 {
+                if axis.iter().map(|x| x * x).sum::<f64>().sqrt() < 1e-9 {
                     return Err(Error::field(field, "must not be zero (a direction)"));
                 }
             }
-            (_, Some(_)) => {
+            (None, Some(_)) => {
                 return Err(Error::field(
                     format!("{path}.axis"),
-                    "belongs to prismatic joints only",
+                    if spatial {
+                        "belongs to revolute joints only in a spatial scene"
+                    } else {
+                        "belongs to prismatic joints only in a planar scene"
+                    },
                 ));
             }
-            (_, None) => {}
+            (None, None) => {}
         }
         match (self.kind, &self.anchor_b) {
             (JointType::Distance, None) => {
                 return Err(Error::field(
                     format!("{path}.anchor_b"),
-                    "is required for a distance joint (B's point [x, y])",
+                    format!("is required for a distance joint (B's point, {dimension} numbers)"),
                 ));
             }
             (JointType::Distance, Some(b)) => {
+                point("anchor_b", b)?;
                 let field = format!("{path}.anchor_b");
-                check_each(&field, b, -limits::COORDINATE, limits::COORDINATE)?;
-                let d = (b[0] - self.anchor[0]).hypot(b[1] - self.anchor[1]);
+                let d = b
+                    .iter()
+                    .zip(&self.anchor)
+                    .map(|(x, y)| (x - y) * (x - y))
+                    .sum::<f64>()
+                    .sqrt();
                 if d < 1e-9 {
                     return Err(Error::field(
                         field,
@@ -172,8 +223,10 @@ impl JointSpec {
     pub fn to_joint(&self, index: usize, bodies: &[Body], q: &nalgebra::DVector<f64>) -> Joint {
         let find = |name: &str| bodies.iter().position(|b| b.name == name).unwrap_or(0);
         let (a, b) = (find(&self.bodies[0]), find(&self.bodies[1]));
-        let anchor = DVec2::from(self.anchor);
-        let anchor_b = self.anchor_b.map_or(anchor, DVec2::from);
+        if bodies[a].is_spatial() || bodies[b].is_spatial() {
+            return self.to_joint_in_space(index, (a, b), bodies, q);
+        }
+        let (anchor, anchor_b) = (self.anchor2(), self.anchor_b2());
         // On a beam the joint's frame is that of the node at its point (validated).
         let (node_a, node_b) = (
             nearest_node(&bodies[a], q, anchor),
@@ -191,12 +244,12 @@ impl JointSpec {
             JointType::Revolute => JointKind::Revolute {
                 drive: self.drive_speed,
             },
+            // Validated away in the plane.
+            JointType::Spherical => JointKind::Revolute { drive: None },
             JointType::Prismatic => {
-                let axis = self.axis.unwrap_or([1.0, 0.0]);
+                let axis = self.axis.as_deref().map_or(DVec2::X, point2);
                 JointKind::Prismatic {
-                    axis: pose_b
-                        .inverse_rotate(DVec2::new(axis[0], axis[1]))
-                        .normalize(),
+                    axis: pose_b.inverse_rotate(axis).normalize(),
                 }
             }
             JointType::Weld => JointKind::Weld,
@@ -209,12 +262,81 @@ impl JointSpec {
             kind,
             body_a: a,
             body_b: b,
-            anchor_a: local(pose_a, anchor, node_a),
-            anchor_b: local(pose_b, anchor_b, node_b),
+            anchor_a: local(pose_a, anchor, node_a).extend(0.0),
+            anchor_b: local(pose_b, anchor_b, node_b).extend(0.0),
             angle0: pose_a.angle - pose_b.angle,
             node_a,
             node_b,
         }
+    }
+
+    /// The joint between bodies `a` and `b` of a spatial system: anchors and axes in each
+    /// body's frame from the starting poses.
+    fn to_joint_in_space(
+        &self,
+        index: usize,
+        (a, b): (usize, usize),
+        bodies: &[Body],
+        q: &nalgebra::DVector<f64>,
+    ) -> Joint {
+        let anchor = point3(&self.anchor);
+        let anchor_b = self.anchor_b.as_deref().map_or(anchor, point3);
+        let (r_a, r_b) = (bodies[a].orientation(q), bodies[b].orientation(q));
+        let local =
+            |body: &Body, r: glam::DQuat, point: DVec3| r.inverse() * (point - body.position3(q));
+        let kind = match self.kind {
+            JointType::Revolute => JointKind::Hinge(Hinge::new(
+                self.axis.as_deref().map_or(DVec3::Z, point3),
+                (r_a, r_b),
+                self.drive_speed,
+            )),
+            JointType::Distance => JointKind::Distance {
+                length: (anchor_b - anchor).length(),
+            },
+            // Spherical (prismatic and weld are validated away in space).
+            _ => JointKind::Spherical,
+        };
+        Joint {
+            name: self.display_name(index),
+            kind,
+            body_a: a,
+            body_b: b,
+            anchor_a: local(&bodies[a], r_a, anchor),
+            anchor_b: local(&bodies[b], r_b, anchor_b),
+            angle0: 0.0,
+            node_a: None,
+            node_b: None,
+        }
+    }
+}
+
+/// The first two numbers of a point or direction (validated to be 2 in the plane).
+fn point2(values: &[f64]) -> DVec2 {
+    DVec2::new(
+        values.first().copied().unwrap_or(0.0),
+        values.get(1).copied().unwrap_or(0.0),
+    )
+}
+
+/// A point or direction in space (z = 0 when only two numbers are given).
+fn point3(values: &[f64]) -> DVec3 {
+    point2(values).extend(values.get(2).copied().unwrap_or(0.0))
+}
+
+/// A list of 2 numbers in a planar scene, 3 in a spatial one.
+fn check_dimension(field: &str, values: &[f64], spatial: bool) -> Result<()> {
+    let (n, what) = if spatial {
+        (3, "[x, y, z] in a spatial scene")
+    } else {
+        (2, "[x, y] in a planar scene")
+    };
+    if values.len() == n {
+        Ok(())
+    } else {
+        Err(Error::field(
+            field,
+            format!("expected {n} numbers {what}, got {}", values.len()),
+        ))
     }
 }
 

@@ -201,6 +201,15 @@ impl Scene {
             crate::scene::check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
-        self.validate_forces()
+        self.validate_forces()?;
+        let bodies: Vec<(&str, bool)> = self
+            .spatial_bodies
+            .iter()
+            .map(|b| (b.name.as_str(), b.fixed))
+            .collect();
+        for (i, joint) in self.joints.iter().enumerate() {
+            joint.validate(&format!("joints[{i}]"), &bodies, true)?;
+        }
+        Ok(())
     }
 }

@@ -591,7 +591,7 @@ impl Simulation {
             .iter()
             .map(|r| JointSample {
                 name: self.system.joints[r.joint].name.clone(),
-                reaction: r.reaction[..2].to_vec(),
+                reaction: r.reaction[..if self.system.is_spatial() { 3 } else { 2 }].to_vec(),
                 torque: r.torque,
                 violation: r.constraint.iter().fold(0.0, |m, g| m.max(g.abs())),
                 rate: r.rate.iter().fold(0.0, |m, g| m.max(g.abs())),

@@ -105,6 +105,9 @@ pub fn theory(sim: &Simulation) -> Vec<TheoryLine> {
     if let Some(lines) = crate::theory_beams::lines(sim, preset.name, &p) {
         return lines;
     }
+    if preset.name == "sphere-mill" {
+        return crate::theory_mill::lines(sim, &p);
+    }
     let sample = sim.sample();
     let events = sim.events();
     let measured = |t: Option<f64>| t.unwrap_or(f64::NAN);

@@ -501,6 +501,7 @@ fn the_plots_a_mechanism_preset_suggests_name_quantities_of_its_trace() {
     for name in [
         "pendulum",
         "slider-crank",
+        "sphere-mill",
         "cantilever",
         "elastic-rod-impact",
     ] {

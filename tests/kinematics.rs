@@ -235,7 +235,9 @@ fn spatial_pairs_match_finite_differences() {
         match c.kinematics {
             GapKinematics::PointOnSurface { .. } => on_surface += 1,
             GapKinematics::PointToPoint { .. } => point_to_point += 1,
-            GapKinematics::Rotation => panic!("{:?}: only joints have angle equations", c.key),
+            GapKinematics::Rotation | GapKinematics::AxisPair { .. } => {
+                panic!("{:?}: only joints have angle equations", c.key)
+            }
         }
     }
     // Corners on the plane (8 + 8), corners against faces both ways, the sphere on the plane,

@@ -11,9 +11,12 @@ use crate::geometry::{GapKinematics, SECOND_SIDE_FEATURES};
 use crate::model::{Joint, JointKind, System};
 
 /// Joint rows' features (after [`ContactKey::point_body_first`]): equation k of joint j is
-/// `JOINT_FEATURES + 4j + k`. Jointed bodies are never checked for contact, so no contact
+/// `JOINT_FEATURES + 8j + k`. Jointed bodies are never checked for contact, so no contact
 /// shares a joint's pair of bodies.
 pub const JOINT_FEATURES: u32 = 500;
+
+/// Room for each joint's equations in the feature numbers (a driven hinge in space has six).
+const EQUATIONS: u32 = 8;
 
 /// The rows of every joint of `system` at positions `q` and time `t`, in joint order.
 pub fn joint_contacts(system: &System, q: &DVector<f64>, t: f64) -> Vec<Contact> {
@@ -40,7 +43,10 @@ fn row(
         key: ContactKey {
             first: b,
             second: a,
-            feature: SECOND_SIDE_FEATURES + JOINT_FEATURES + 4 * joint as u32 + equation as u32,
+            feature: SECOND_SIDE_FEATURES
+                + JOINT_FEATURES
+                + EQUATIONS * joint as u32
+                + equation as u32,
         },
         body_a: a,
         body_b: b,
@@ -60,6 +66,9 @@ fn row(
 }
 
 fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Joint) -> Vec<Contact> {
+    if system.is_spatial() {
+        return rows_in_space(system, q, t, index, joint);
+    }
     let (a, b) = (joint.body_a, joint.body_b);
     // The joint's points and frames (a beam node's on a beam); the arms for the bodies' point
     // Jacobians run from their reference points.
@@ -70,7 +79,11 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
     // Point equations e · (p_A − p_B) = 0 along directions e fixed in B: A's point against
     // the line of B through p_B normal to e.
     let directions: Vec<DVec2> = match joint.kind {
-        JointKind::Revolute { .. } | JointKind::Weld => vec![DVec2::X, DVec2::Y],
+        // (Ball joints and hinges live in space, validated away in the plane.)
+        JointKind::Revolute { .. }
+        | JointKind::Weld
+        | JointKind::Spherical
+        | JointKind::Hinge(_) => vec![DVec2::X, DVec2::Y],
         JointKind::Prismatic { axis } => vec![axis.perp()],
         JointKind::Distance { length } => {
             // |p_A − p_B| − L along n = (p_A − p_B)/|p_A − p_B|: both points move.
@@ -126,8 +139,89 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
     out
 }
 
+/// A joint's rows in space (the equations of [`crate::model::joint`]'s module docs).
+fn rows_in_space(
+    system: &System,
+    q: &DVector<f64>,
+    t: f64,
+    index: usize,
+    joint: &Joint,
+) -> Vec<Contact> {
+    let (a, b) = (joint.body_a, joint.body_b);
+    let ((p_a, r_a), (p_b, r_b)) = joint.points3(&system.bodies, q);
+    let (x_a, x_b) = (system.bodies[a].position3(q), system.bodies[b].position3(q));
+    let (arm, lever) = (p_a - x_a, p_a - x_b);
+    let mut out = Vec::new();
+    if let JointKind::Distance { length } = joint.kind {
+        let separation = p_a - p_b;
+        let n = separation.normalize_or(DVec3::X);
+        let arm_b = p_b - x_b;
+        out.push(row(
+            (a, b),
+            (index, 0),
+            separation.length() - length,
+            n,
+            p_b,
+            relative_point_row(system, q, (a, b), (arm, arm_b), n),
+            GapKinematics::PointToPoint {
+                arm_a: arm,
+                arm_b,
+                separation,
+            },
+        ));
+        return out;
+    }
+    // The anchors coincide: e_k · (p_A − p_B) = 0 along B's body axes e_k.
+    for (k, local) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+        let n = r_b * local;
+        out.push(row(
+            (a, b),
+            (index, k),
+            n.dot(p_a - p_b),
+            n,
+            p_b,
+            relative_point_row(system, q, (a, b), (arm, lever), n),
+            GapKinematics::PointOnSurface { arm, lever },
+        ));
+    }
+    let JointKind::Hinge(hinge) = joint.kind else {
+        return out;
+    };
+    // The axis stays normal to B's two normals: (R_A a)·(R_B b_k) = 0, along u × w.
+    let u = r_a * hinge.axis_a;
+    for (k, normal) in hinge.normals_b.iter().enumerate() {
+        let w = r_b * *normal;
+        let axis = u.cross(w);
+        out.push(row(
+            (a, b),
+            (index, 3 + k),
+            u.dot(w),
+            axis,
+            p_b,
+            relative_rotation_row(system, q, (a, b), (arm, lever), axis),
+            GapKinematics::AxisPair { u, w },
+        ));
+    }
+    // A driven hinge turns at Ω: θ − Ω t = 0 (wrapped), ġ = (R_B a_B)·(ω_A − ω_B) − Ω.
+    if let Some(speed) = hinge.drive {
+        let axis = r_b * hinge.axis_b;
+        let mut r = row(
+            (a, b),
+            (index, 5),
+            crate::model::wrap_angle(hinge.turn(r_a, r_b) - speed * t),
+            axis,
+            p_b,
+            relative_rotation_row(system, q, (a, b), (arm, lever), axis),
+            GapKinematics::Rotation,
+        );
+        r.rate_bias = -speed;
+        out.push(r);
+    }
+    out
+}
+
 /// The joint a bilateral row belongs to and its equation number, from the row's key.
 pub fn joint_of(key: &ContactKey) -> (usize, usize) {
     let f = (key.point_body_first().2 - JOINT_FEATURES) as usize;
-    (f / 4, f % 4)
+    (f / EQUATIONS as usize, f % EQUATIONS as usize)
 }

@@ -167,7 +167,10 @@ impl Contact {
                 (rate.length_squared() - along * along) / separation.length()
                     + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
             }
-            GapKinematics::Rotation => 0.0,
+            GapKinematics::Rotation => wb.cross(n).dot(wa - wb),
+            GapKinematics::AxisPair { u, w } => {
+                (wa - wb).dot(wa.cross(u).cross(w) + u.cross(wb.cross(w)))
+            }
         }
     }
 }
@@ -363,7 +366,9 @@ fn build_contact(
         GapKinematics::PointToPoint { arm_a, arm_b, .. } => {
             relative_point_row(system, q, (a, b), (arm_a, arm_b), n)
         }
-        GapKinematics::Rotation => relative_rotation_row(system, q, (a, b), arms, n),
+        GapKinematics::Rotation | GapKinematics::AxisPair { .. } => {
+            relative_rotation_row(system, q, (a, b), arms, n)
+        }
     };
     let (tangents, rolling_axes) = if planar {
         (vec![DVec3::Z.cross(n)], vec![DVec3::Z])

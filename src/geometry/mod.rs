@@ -152,9 +152,19 @@ pub enum GapKinematics {
         /// p_A − p_B, m.
         separation: DVec3,
     },
-    /// g = θ_A − θ_B − φ(t) in the plane (a joint's angle equation): ġ = ω_A − ω_B − φ̇,
-    /// and J̇v = 0 (the row does not depend on the poses).
+    /// A joint's angle equation about the row's axis n, fixed in B: in the plane
+    /// g = θ_A − θ_B − φ(t) (n = z), in space a hinge's turn; ġ = n·(ω_A − ω_B) − φ̇ and
+    /// J̇v = (ω_B × n)·(ω_A − ω_B) (zero in the plane).
     Rotation,
+    /// g = u·w with u fixed in A and w fixed in B (a hinge's axis equations in space); the
+    /// row is along u × w, since ġ = (ω_A − ω_B)·(u × w), and
+    /// J̇v = (ω_A − ω_B)·((ω_A × u) × w + u × (ω_B × w)).
+    AxisPair {
+        /// u (world axes).
+        u: DVec3,
+        /// w (world axes).
+        w: DVec3,
+    },
 }
 
 /// One candidate contact between a point feature of A and a surface of B, in world axes.

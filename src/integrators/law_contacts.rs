@@ -249,11 +249,14 @@ pub(crate) fn report_joints(
         report.rate.push(c.normal_row.dot(v) + c.rate_bias);
         let force = impulse.get(&c.key).copied().unwrap_or(0.0) / h
             + smooth.get(&c.key).copied().unwrap_or(0.0);
-        if matches!(c.kinematics, crate::geometry::GapKinematics::Rotation) {
-            report.torque += force;
-        } else {
-            for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
-                *r += force * n;
+        match c.kinematics {
+            crate::geometry::GapKinematics::Rotation => report.torque += force,
+            // A hinge's axis equations in space hold its bending moments (not reported).
+            crate::geometry::GapKinematics::AxisPair { .. } => {}
+            _ => {
+                for (r, n) in report.reaction.iter_mut().zip(c.normal.to_array()) {
+                    *r += force * n;
+                }
             }
         }
     }

@@ -15,8 +15,20 @@
 //! φ₀ is the relative angle at the start. On a flexible beam a joint attaches at a node: its
 //! point is the node, its frame the node's (x, y, θ), so a pin to a beam's end node holds the
 //! node's position and a weld also its section's angle.
+//!
+//! In space, with R_A, R_B the bodies' rotations:
+//!
+//! - **spherical**: R_Bᵀ (p_A − p_B) = 0, three point equations along B's body axes;
+//! - **revolute** about an axis a (fixed in A, a_B in B, equal at the start): the three point
+//!   equations and the two axis equations (R_A a)·(R_B b_k) = 0, k = 1, 2, with b_1, b_2
+//!   completing a_B to an orthonormal frame in B. Each is exact in its Jacobian:
+//!   d/dt (u·w) = (ω_A − ω_B)·(u × w) for u fixed in A and w in B. **Driven**, also
+//!   θ − Ω t = 0 with θ the turn of A relative to B about the axis,
+//!   θ = 2 atan2(a_B · vec(d), d_w), d = (q_B⁻¹ q_A)(q_B⁻¹ q_A)₀⁻¹ (the relative rotation
+//!   since the start, in B's frame), and θ̇ = (R_B a_B)·(ω_A − ω_B) on the joint;
+//! - **distance**: as in the plane.
 
-use glam::DVec2;
+use glam::{DQuat, DVec2, DVec3};
 
 /// The kinds of joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,6 +52,57 @@ pub enum JointKind {
         /// The distance held, m (> 0).
         length: f64,
     },
+    /// A ball joint in space: the anchors coincide, the bodies turn freely.
+    Spherical,
+    /// A revolute joint in space (a hinge): the anchors coincide and A turns relative to B
+    /// about one axis only, freely or at the relative speed `drive`.
+    Hinge(Hinge),
+}
+
+/// The frames of a revolute joint in space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hinge {
+    /// The turning axis in A's body frame (unit).
+    pub axis_a: DVec3,
+    /// The turning axis in B's body frame (unit; R_A axis_a = R_B axis_b at the start).
+    pub axis_b: DVec3,
+    /// Two unit vectors in B's frame completing `axis_b` to an orthonormal frame.
+    pub normals_b: [DVec3; 2],
+    /// The relative rotation q_B⁻¹ q_A at the start.
+    pub rest: DQuat,
+    /// Prescribed relative turning speed about the axis, rad/s (None: free).
+    pub drive: Option<f64>,
+}
+
+impl Hinge {
+    /// The hinge along the world direction `axis` between bodies at orientations `a` and
+    /// `b` (their starting poses).
+    pub fn new(axis: DVec3, (a, b): (DQuat, DQuat), drive: Option<f64>) -> Self {
+        let axis = axis.normalize();
+        let axis_b = b.inverse() * axis;
+        let [n1, n2] = crate::contact::tangent_frame(axis_b);
+        Self {
+            axis_a: a.inverse() * axis,
+            axis_b,
+            normals_b: [n1, n2],
+            rest: b.inverse() * a,
+            drive,
+        }
+    }
+
+    /// The turn θ of A relative to B about the axis since the start, in (−π, π], for
+    /// orientations `a` and `b` (module docs).
+    pub fn turn(&self, a: DQuat, b: DQuat) -> f64 {
+        let d = (b.inverse() * a) * self.rest.inverse();
+        let d = if d.w < 0.0 { -d } else { d };
+        2.0 * self.axis_b.dot(DVec3::new(d.x, d.y, d.z)).atan2(d.w)
+    }
+}
+
+/// An angle wrapped into (−π, π].
+pub fn wrap_angle(angle: f64) -> f64 {
+    let turns = (angle / std::f64::consts::TAU).round();
+    angle - turns * std::f64::consts::TAU
 }
 
 /// A joint between bodies `body_a` and `body_b` (either may be fixed, not both).
@@ -53,10 +116,10 @@ pub struct Joint {
     pub body_a: usize,
     /// Index of body B.
     pub body_b: usize,
-    /// The anchor in A's body frame, m.
-    pub anchor_a: DVec2,
-    /// The anchor in B's body frame, m.
-    pub anchor_b: DVec2,
+    /// The anchor in A's body frame, m (z = 0 in the plane).
+    pub anchor_a: DVec3,
+    /// The anchor in B's body frame, m (z = 0 in the plane).
+    pub anchor_b: DVec3,
     /// θ_A − θ_B at the start, rad.
     pub angle0: f64,
     /// The beam node A's side attaches at (its frame is then the node's (x, y, θ) and
@@ -82,16 +145,45 @@ impl Joint {
         let frame_a = bodies[self.body_a].frame(q, self.node_a);
         let frame_b = bodies[self.body_b].frame(q, self.node_b);
         (
-            (frame_a.transform(self.anchor_a), frame_a),
-            (frame_b.transform(self.anchor_b), frame_b),
+            (frame_a.transform(self.anchor_a.truncate()), frame_a),
+            (frame_b.transform(self.anchor_b.truncate()), frame_b),
         )
+    }
+
+    /// The joint's points p_A and p_B in space with the orientations of A and B (rigid
+    /// bodies in space).
+    pub fn points3(
+        &self,
+        bodies: &[super::Body],
+        q: &nalgebra::DVector<f64>,
+    ) -> ((DVec3, DQuat), (DVec3, DQuat)) {
+        let point = |body: &super::Body, anchor: DVec3| {
+            let r = body.orientation(q);
+            (body.position3(q) + r * anchor, r)
+        };
+        (
+            point(&bodies[self.body_a], self.anchor_a),
+            point(&bodies[self.body_b], self.anchor_b),
+        )
+    }
+
+    /// The prescribed relative turning speed of a driven joint, rad/s.
+    pub fn drive_speed(&self) -> Option<f64> {
+        match self.kind {
+            JointKind::Revolute { drive } => drive,
+            JointKind::Hinge(h) => h.drive,
+            _ => None,
+        }
     }
 
     /// The prescribed relative angle θ_A − θ_B at time t and its rate, when the joint holds
     /// one (driven revolute, prismatic, weld).
     pub fn relative_angle(&self, t: f64) -> Option<(f64, f64)> {
         match self.kind {
-            JointKind::Revolute { drive: None } | JointKind::Distance { .. } => None,
+            JointKind::Revolute { drive: None }
+            | JointKind::Distance { .. }
+            | JointKind::Spherical
+            | JointKind::Hinge(_) => None,
             JointKind::Revolute { drive: Some(speed) } => Some((self.angle0 + speed * t, speed)),
             JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0)),
         }
