@@ -182,6 +182,10 @@ pub struct StepperSpec {
     pub rest_velocity: f64,
     /// NSGA: spectral radius at infinite frequency ρ∞ ∈ [0, 1].
     pub spectral_radius: f64,
+    /// NSGA: 3 for smooth contact forces in the generalized-α step beside the impulses and
+    /// the position correction (second order under persistent contact), 2 for impulses and
+    /// position correction only.
+    pub nsga_levels: u64,
     /// NSGA and spatial Moreau–Jean: relative tolerance of the semismooth Newton solves.
     pub newton_tolerance: f64,
     /// NSGA and spatial Moreau–Jean: Newton iteration cap.
@@ -204,6 +208,11 @@ impl Default for StepperSpec {
             baumgarte: None,
             rest_velocity: AccelerationSettings::default().rest_velocity,
             spectral_radius: NsgaSettings::default().spectral_radius,
+            nsga_levels: if NsgaSettings::default().three_levels {
+                3
+            } else {
+                2
+            },
             newton_tolerance: NewtonOptions::default().tolerance,
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
             nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
@@ -282,6 +291,7 @@ impl StepperSpec {
                 s.spectral_radius =
                     check_range("stepper.spectral_radius", self.spectral_radius, 0.0, 1.0)?;
                 s.newton = self.newton()?;
+                s.three_levels = check_count("stepper.nsga_levels", self.nsga_levels, 2, 3)? == 3;
             }
         }
         Ok(kind)

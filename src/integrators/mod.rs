@@ -15,6 +15,7 @@ mod mixed_lcp;
 pub mod moreau_jean;
 pub mod nsga;
 pub mod penalty;
+mod smooth_contacts;
 mod smooth_joints;
 
 use serde::{Deserialize, Serialize};

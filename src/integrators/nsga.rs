@@ -5,9 +5,10 @@
 //! paper (Cavalieri, Cosimo, Cardona et al., Multibody System Dynamics) for friction, rolling
 //! and spinning resistance. One step from (q_n, v_n, a_n, ä_n):
 //!
-//! 1. Smooth predictor (generalized-α on the applied forces only):
+//! 1. Smooth predictor (generalized-α on the applied forces, the joints' reactions and the
+//!    persistent contacts' smooth forces, modules smooth_joints and smooth_contacts):
 //!    ```text
-//!        M ä_{n+1} = f(q̂, v̂, t_{n+1})
+//!        M ä_{n+1} = f(q̂, v̂, t_{n+1}) + Gᵀλ + Σ Dᵀλ_c
 //!        (1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) ä_{n+1} + α_f ä_n
 //!        q̂ = q_n ⊕ [h v_n + h²(½ − β) a_n + h² β a_{n+1}]
 //!        v̂ = v_n + h(1 − γ) a_n + h γ a_{n+1}
@@ -26,17 +27,21 @@
 //!    (|Λ_S| ≤ γΛ_N), each set-valued (stick / no-roll / no-spin hold the motion exactly).
 //!
 //! Steps 2 and 3 are augmented-Lagrangian problems solved by semismooth Newton ([`crate::laws`]),
-//! warm-started from the previous step's multipliers. The contact contributions do not feed
-//! back into the smooth predictor within a step (f is evaluated at the predicted state),
-//! which is exact for the gravity-loaded scenes here and keeps the three solves separate.
-//! With no contact the step is exactly the generalized-α method; with ρ∞ = 1 that is the
-//! trapezoidal rule (Newmark β = ¼, γ = ½).
+//! warm-started from the previous step's multipliers. With three levels (the default,
+//! `stepper.nsga_levels`), step 3 solves for the step's whole percussion
+//! P = Λ + h[(1 − γ)λ̄_n + γλ̄_{n+1}] from v̂ − M⁻¹J_{n+1}ᵀ(that smooth part), and step 2
+//! starts from q̂ without the smooth normal forces' displacement, so both laws act on totals
+//! and positions under lasting contact are second order (module smooth_contacts). With two
+//! levels, contacts act only through steps 2 and 3 (first order positions under persistent
+//! contact). With no contact the step is exactly the generalized-α method; with ρ∞ = 1
+//! that is the trapezoidal rule (Newmark β = ¼, γ = ½).
 
 use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
 use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
+use super::smooth_contacts::{ContactMultipliers, Persistent, SmoothContacts};
 use super::smooth_joints::JointConstraints;
 use super::{ContactSettings, StepReport, Stepped, Stepper};
 use crate::contact::{Contact, ContactKey, detect_contacts_at};
@@ -92,6 +97,9 @@ pub struct NsgaSettings {
     pub closed_gap: f64,
     /// Approach speeds below this are reported as `loaded`, not `impact`, m/s.
     pub impact_velocity: f64,
+    /// Three levels (module smooth_contacts): persistent contacts act by smooth forces in
+    /// the predictor as well; false keeps the two-level scheme (contacts by impulses only).
+    pub three_levels: bool,
 }
 
 impl Default for NsgaSettings {
@@ -101,6 +109,7 @@ impl Default for NsgaSettings {
             newton: NewtonOptions::default(),
             closed_gap: super::CLOSED_GAP,
             impact_velocity: super::IMPACT_VELOCITY,
+            three_levels: true,
         }
     }
 }
@@ -142,7 +151,19 @@ pub struct NsgaStepper {
     /// The first position pass's multipliers of the last step, by contact: a resting pile
     /// needs nearly the same correction every step (large islands start from them).
     warm_position: BTreeMap<ContactKey, Vec<f64>>,
+    /// The contacts persistent at the end of the last step (three levels).
+    persistent: SmoothContacts,
+    /// The smooth normal contact forces' share of (a_n, ä_n), as [a^N, ä^N] (three levels).
+    contact_acceleration: Option<[DVector<f64>; 2]>,
+    /// The persistent contacts' smooth multipliers (λ_n, λ̄_n), λ̄ α-averaged like a.
+    multipliers: BTreeMap<ContactKey, [ContactMultipliers; 2]>,
+    /// The next step restarts from the consistent acceleration (a contact law changed).
+    restart: bool,
 }
+
+/// Rounds of the predictor's active set (a contact leaving, a law starting to slide) before
+/// the step goes on with the last one.
+const ACTIVE_SET_ROUNDS: usize = 6;
 
 impl NsgaStepper {
     /// A stepper with the given settings.
@@ -152,7 +173,56 @@ impl NsgaStepper {
             acceleration: None,
             warm: BTreeMap::new(),
             warm_position: BTreeMap::new(),
+            persistent: SmoothContacts::default(),
+            contact_acceleration: None,
+            multipliers: BTreeMap::new(),
+            restart: false,
         }
+    }
+
+    /// The acceleration ä = M⁻¹(f + Dᵀλ) at the system's state with the joints (when
+    /// `joints`) and the persistent contacts (when `contacts`) held at acceleration level,
+    /// the contacts' active set settled; with the normal contact forces' share of it and the
+    /// contacts' multipliers.
+    fn consistent_acceleration(
+        &mut self,
+        system: &System,
+        (joints, contacts): (bool, bool),
+        margin: f64,
+    ) -> (
+        DVector<f64>,
+        DVector<f64>,
+        BTreeMap<ContactKey, ContactMultipliers>,
+    ) {
+        let (q, v, t) = (&system.q, &system.v, system.t);
+        let f = system.generalized_forces(q, v, t);
+        let free = system.mass().apply_inverse(&f);
+        let dofs = system.dofs();
+        if !joints && !contacts {
+            return (free, DVector::zeros(dofs), BTreeMap::new());
+        }
+        let solve = |x: &DVector<f64>| Some(system.mass().apply_inverse(x));
+        let residual = DVector::zeros(dofs);
+        for round in 0..=ACTIVE_SET_ROUNDS {
+            let set = contacts.then_some((&self.persistent, margin));
+            let held = JointConstraints::with_contacts(system, (q, v, t), joints, set);
+            let Some((d, lambda)) = held.newton_step(&solve, &residual, &held.acceleration(&free))
+            else {
+                return (free, DVector::zeros(dofs), BTreeMap::new());
+            };
+            let multipliers = held.contact_multipliers(&lambda);
+            if contacts
+                && round < ACTIVE_SET_ROUNDS
+                && self.persistent.update(&held.contacts, multipliers)
+            {
+                continue;
+            }
+            let (normal, _) =
+                super::smooth_contacts::split_forces(&held.contacts, multipliers, dofs);
+            let by_contact = self.persistent.multipliers(&held.contacts, multipliers);
+            return (free - d, system.mass().apply_inverse(&normal), by_contact);
+        }
+        (free, DVector::zeros(dofs), BTreeMap::new())
     }
 }
 
@@ -196,12 +266,24 @@ impl Stepper for NsgaStepper {
                 acc.as_mut_slice()[range.clone()].fill(0.0);
             }
         }
+        if let Some(parts) = &mut self.contact_acceleration {
+            // (The frozen bodies' contacts leave the persistent set with them.)
+            for part in parts.iter_mut() {
+                for range in dofs {
+                    part.as_mut_slice()[range.clone()].fill(0.0);
+                }
+            }
+        }
     }
 
     fn reset(&mut self) {
         self.acceleration = None;
         self.warm.clear();
         self.warm_position.clear();
+        self.persistent = SmoothContacts::default();
+        self.contact_acceleration = None;
+        self.multipliers.clear();
+        self.restart = false;
     }
 
     fn step(
@@ -217,22 +299,46 @@ impl Stepper for NsgaStepper {
         // The joints' smooth reactions in the predictor (module smooth_joints), for a
         // mechanism small enough to solve them densely.
         let smooth_joints = super::smooth_joints::holds(system);
+        // The persistent contacts' smooth forces too (three levels), unless their equations
+        // (at most six a contact) would make the dense solve too large: a pile keeps two.
+        let joint_equations = if system.joints.is_empty() {
+            0
+        } else {
+            crate::contact::joint_rows::joint_contacts(system, &q_n, system.t).len()
+        };
+        // Beams keep two levels for now: a rod's tip against a wall carries its waves in the
+        // contact force (the impact's pulse, 2L/c, lost 1.4 % with smooth forces), and a disk
+        // on a beam changes chord within a step.
+        let smooth_contacts = self.settings.three_levels
+            && !system.has_beams()
+            && !self.persistent.is_empty()
+            && joint_equations + 6 * self.persistent.set.len()
+                <= super::smooth_joints::MAX_SMOOTH_EQUATIONS;
+        if !smooth_contacts {
+            self.persistent.set.clear();
+        }
+        self.persistent.material = Some(settings.material);
+        let smooth_any = smooth_joints || smooth_contacts;
         // At the start the acceleration is M⁻¹f, held by the joints (g̈ = 0) when they are.
-        let (a_n, acc_n) = self.acceleration.clone().unwrap_or_else(|| {
-            let f = system.generalized_forces(&q_n, &v_n, system.t);
-            let mut acc = system.mass().apply_inverse(&f);
-            if smooth_joints {
-                let joints = JointConstraints::at(system, &q_n, &v_n, system.t);
-                let solve = |x: &DVector<f64>| Some(system.mass().apply_inverse(x));
-                let residual = DVector::zeros(system.dofs());
-                if let Some((d, _)) =
-                    joints.newton_step(&solve, &residual, &joints.acceleration(&acc))
-                {
-                    acc -= d;
-                }
+        // At the start, and after a contact law changed (module smooth_contacts), the step
+        // starts from the acceleration the forces, joints and persistent contacts give now.
+        if self.acceleration.is_none() || self.restart {
+            self.restart = false;
+            let (acc, normal, by_contact) = self.consistent_acceleration(
+                system,
+                (smooth_joints, smooth_contacts),
+                settings.margin,
+            );
+            self.acceleration = Some((acc.clone(), acc));
+            if self.settings.three_levels {
+                self.contact_acceleration = Some([normal.clone(), normal]);
+                self.multipliers = by_contact
+                    .into_iter()
+                    .map(|(key, m)| (key, [m.clone(), m]))
+                    .collect();
             }
-            (acc.clone(), acc)
-        });
+        }
+        let (a_n, acc_n) = self.acceleration.clone().expect("set above when missing");
         let mut report = StepReport::default();
 
         // 1. Smooth predictor: Newton on ä_{n+1}.
@@ -259,70 +365,94 @@ impl Stepper for NsgaStepper {
         };
         report.iterations += 1;
         let mut predictor_converged = false;
-        // The joints' smooth reactions λ (module smooth_joints): g̈ = 0 within the predictor.
+        // The joints' smooth reactions λ (module smooth_joints): g̈ = 0 within the predictor;
+        // and the persistent contacts' (module smooth_contacts), by rounds of an active set.
         let mut lambda = DVector::zeros(0);
         let mut held: Option<JointConstraints> = None;
-        for _ in 0..PREDICTOR_ITERATIONS {
-            let (_, q, v) = predict(&acc);
-            // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}) (+ Gᵀλ): the mass matrix of a body
-            // with unequal principal inertias turns with it.
-            let mass = system.mass_at(&q);
-            let f = system.generalized_forces(&q, &v, t_next);
-            let mut r = mass.apply(&acc) - &f;
-            let joints = smooth_joints.then(|| JointConstraints::at(system, &q, &v, t_next));
-            let mut g_acc = DVector::zeros(0);
-            if let Some(joints) = &joints {
-                if lambda.len() != joints.len() {
-                    lambda = DVector::zeros(joints.len());
-                }
-                r -= joints.force(&lambda, system.dofs());
-                g_acc = joints.acceleration(&acc);
-            }
-            let joints_held = joints
-                .as_ref()
-                .is_none_or(|j| g_acc.amax() <= 1e-12 * (1.0 + j.scale() + acc.amax()));
-            if r.amax() <= 1e-13 * (1.0 + f.amax()) && joints_held {
-                predictor_converged = true;
-                held = joints;
-                break;
-            }
-            let (kq, kv) = (h * h * c.beta * ratio, h * c.gamma * ratio);
-            // The bodies' own tangents (a beam's exact stiffness, solved in its band) where
-            // every body and load has one; a dense finite-difference tangent otherwise.
-            let dense = std::cell::OnceCell::new();
-            let solve = |x: &DVector<f64>| {
-                system.solve_force_tangent(&q, &v, (kq, kv), x).or_else(|| {
-                    dense
-                        .get_or_init(|| {
-                            let k = force_tangent(system, &q, &v, t_next, kq, kv);
-                            (mass.to_dense() - k).lu()
-                        })
-                        .solve(x)
-                })
-            };
-            let step = match &joints {
-                None => solve(&r),
-                Some(joints) => joints.newton_step(&solve, &r, &g_acc).map(|(d, delta)| {
-                    lambda += delta;
-                    d
-                }),
-            };
-            held = joints;
-            match step {
-                Some(d) => {
-                    acc -= &d;
-                    // A stiff body's residual cannot fall below the rounding of its internal
-                    // forces (EA ε ≫ 1e-13 of f): a correction that moves q̂ by no more than
-                    // the rounding of q ends it.
-                    if d.amax() * kq <= 4.0 * f64::EPSILON * (1.0 + q_n.amax()) {
-                        predictor_converged = true;
-                        report.iterations += 1;
-                        break;
+        let margin = settings.margin;
+        'rounds: for round in 0..=ACTIVE_SET_ROUNDS {
+            for _ in 0..PREDICTOR_ITERATIONS {
+                let (_, q, v) = predict(&acc);
+                // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}) (+ Gᵀλ): the mass matrix of a body
+                // with unequal principal inertias turns with it.
+                let mass = system.mass_at(&q);
+                let f = system.generalized_forces(&q, &v, t_next);
+                let mut r = mass.apply(&acc) - &f;
+                let joints = smooth_any.then(|| {
+                    JointConstraints::with_contacts(
+                        system,
+                        (&q, &v, t_next),
+                        smooth_joints,
+                        smooth_contacts.then_some((&self.persistent, margin)),
+                    )
+                });
+                let mut g_acc = DVector::zeros(0);
+                if let Some(joints) = &joints {
+                    if lambda.len() != joints.len() {
+                        lambda = DVector::zeros(joints.len());
                     }
+                    r -= joints.force(&lambda, system.dofs());
+                    g_acc = joints.acceleration(&acc);
                 }
-                None => break,
+                let joints_held = joints
+                    .as_ref()
+                    .is_none_or(|j| g_acc.amax() <= 1e-12 * (1.0 + j.scale() + acc.amax()));
+                if r.amax() <= 1e-13 * (1.0 + f.amax()) && joints_held {
+                    predictor_converged = true;
+                    held = joints;
+                    break;
+                }
+                let (kq, kv) = (h * h * c.beta * ratio, h * c.gamma * ratio);
+                // The bodies' own tangents (a beam's exact stiffness, solved in its band) where
+                // every body and load has one; a dense finite-difference tangent otherwise.
+                let dense = std::cell::OnceCell::new();
+                let solve = |x: &DVector<f64>| {
+                    system.solve_force_tangent(&q, &v, (kq, kv), x).or_else(|| {
+                        dense
+                            .get_or_init(|| {
+                                let k = force_tangent(system, &q, &v, t_next, kq, kv);
+                                (mass.to_dense() - k).lu()
+                            })
+                            .solve(x)
+                    })
+                };
+                let step = match &joints {
+                    None => solve(&r),
+                    Some(joints) => joints.newton_step(&solve, &r, &g_acc).map(|(d, delta)| {
+                        lambda += delta;
+                        d
+                    }),
+                };
+                held = joints;
+                match step {
+                    Some(d) => {
+                        acc -= &d;
+                        // A stiff body's residual cannot fall below the rounding of its internal
+                        // forces (EA ε ≫ 1e-13 of f): a correction that moves q̂ by no more than
+                        // the rounding of q ends it.
+                        if d.amax() * kq <= 4.0 * f64::EPSILON * (1.0 + q_n.amax()) {
+                            predictor_converged = true;
+                            report.iterations += 1;
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+                report.iterations += 1;
             }
-            report.iterations += 1;
+            // A persistent contact that pulls leaves the set, a sticking law over its bound
+            // slides: solve again with the new set.
+            let changed = smooth_contacts
+                && round < ACTIVE_SET_ROUNDS
+                && held.as_ref().is_some_and(|j| {
+                    self.persistent
+                        .update(&j.contacts, j.contact_multipliers(&lambda))
+                });
+            if changed {
+                predictor_converged = false;
+                continue 'rounds;
+            }
+            break;
         }
         if !predictor_converged {
             // The smooth predictor's residual did not reach 1e-13 of the forces in
@@ -337,6 +467,68 @@ impl Stepper for NsgaStepper {
             report.converged &= predictor_converged;
         }
         let (a_next, q_hat, v_hat) = predict(&acc);
+        // The smooth contact forces' share of the accelerations (α-averaged like a), split
+        // into the normal forces and the rest; the levels below take them out again
+        // (module smooth_contacts).
+        let dofs = system.dofs();
+        let [a_normal_n, acc_normal_n] = self
+            .contact_acceleration
+            .clone()
+            .unwrap_or_else(|| std::array::from_fn(|_| DVector::zeros(dofs)));
+        let (force_normal, smooth_now) = match &held {
+            Some(j) if smooth_contacts => {
+                let multipliers = j.contact_multipliers(&lambda);
+                (
+                    super::smooth_contacts::split_forces(&j.contacts, multipliers, dofs).0,
+                    self.persistent.multipliers(&j.contacts, multipliers),
+                )
+            }
+            _ => (DVector::zeros(dofs), BTreeMap::new()),
+        };
+        let averaged = |acc_next: &DVector<f64>, acc_n: &DVector<f64>, a_n: &DVector<f64>| {
+            (acc_next * (1.0 - c.alpha_f) + acc_n * c.alpha_f - a_n * c.alpha_m) / (1.0 - c.alpha_m)
+        };
+        let acc_normal = system.mass().apply_inverse(&force_normal);
+        let a_normal = averaged(&acc_normal, &acc_normal_n, &a_normal_n);
+        // λ̄_{n+1} per contact: (1 − α_m) λ̄_{n+1} + α_m λ̄_n = (1 − α_f) λ_{n+1} + α_f λ_n.
+        let zero = ContactMultipliers::default();
+        let mut keys: Vec<ContactKey> = self.multipliers.keys().copied().collect();
+        keys.extend(
+            smooth_now
+                .keys()
+                .filter(|k| !self.multipliers.contains_key(k)),
+        );
+        let multipliers_next: BTreeMap<ContactKey, [ContactMultipliers; 2]> = keys
+            .into_iter()
+            .map(|key| {
+                let [now, bar] = self
+                    .multipliers
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| [zero.clone(), zero.clone()]);
+                let next = smooth_now.get(&key).cloned().unwrap_or_default();
+                let rhs = ContactMultipliers::combine(1.0 - c.alpha_f, &next, c.alpha_f, &now);
+                let bar_next = ContactMultipliers::combine(
+                    1.0 / (1.0 - c.alpha_m),
+                    &rhs,
+                    -c.alpha_m / (1.0 - c.alpha_m),
+                    &bar,
+                );
+                (key, [next, bar_next])
+            })
+            .collect();
+        let uses_contact_forces = self.contact_acceleration.is_some() || smooth_contacts;
+        // The position level starts from q̂ without the smooth normal forces' displacement.
+        let normal_displacement = uses_contact_forces
+            .then(|| &a_normal_n * (h * h * (0.5 - c.beta)) + &a_normal * (h * h * c.beta));
+        let q_hat = match &normal_displacement {
+            Some(delta) => {
+                let dq =
+                    &v_n * h + &a_n * (h * h * (0.5 - c.beta)) + &a_next * (h * h * c.beta) - delta;
+                system.displace(&q_n, &dq)
+            }
+            None => q_hat,
+        };
         let smooth_reactions = held.map(|j| j.by_key(&lambda)).unwrap_or_default();
 
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
@@ -385,6 +577,14 @@ impl Stepper for NsgaStepper {
                     let mut guess = DVector::zeros(problem.rows());
                     for (c, b) in members.iter().zip(&problem.blocks) {
                         u_free[b.offset] = c.gap;
+                        // Three levels: the correction starts from q̂ without the smooth normal
+                        // forces' displacement δ; position-level friction must see the
+                        // tangential motion relative to q̂, so it starts at −J_T δ.
+                        if let Some(delta) = normal_displacement.as_ref().filter(|_| pass == 0) {
+                            for (k, row) in c.tangent_rows.iter().take(b.tangents).enumerate() {
+                                u_free[b.offset + 1 + k] = -row.dot(delta);
+                            }
+                        }
                         if let Some(prev) = self.warm_position.get(&c.key).filter(|_| large) {
                             let len = 1 + b.tangents;
                             for (k, x) in prev.iter().take(len).enumerate() {
@@ -465,6 +665,24 @@ impl Stepper for NsgaStepper {
 
         // 3. Velocity level on the contacts closed at q_{n+1} (or loaded by the correction),
         // and every joint equation (ġ = 0).
+        // Three levels: the velocity level finds the step's whole percussion
+        // P = Λ + d, d = h[(1 − γ) λ̄_n + γ λ̄_{n+1}], from v̂ − M⁻¹ J_{n+1}ᵀ d (Capobianco et
+        // al.): the part of the percussion the predictor's velocity already holds is taken
+        // out along the rows at q_{n+1}, so the laws see it whole.
+        let v_hat = if multipliers_next.is_empty() {
+            v_hat
+        } else {
+            let mut held_out = DVector::zeros(dofs);
+            for (key, [_, bar_next]) in &multipliers_next {
+                let bar = self.multipliers.get(key).map_or(&zero, |m| &m[1]);
+                let d =
+                    ContactMultipliers::combine(h * (1.0 - c.gamma), bar, h * c.gamma, bar_next);
+                if let Some(contact) = contacts.iter().find(|c| c.key == *key) {
+                    d.add_force(contact, 1.0, &mut held_out);
+                }
+            }
+            &v_hat - system.mass().apply_inverse(&held_out)
+        };
         let closed: Vec<&Contact> = contacts
             .iter()
             .filter(|c| {
@@ -489,6 +707,18 @@ impl Stepper for NsgaStepper {
         system.v = v_next;
         system.t = t_next;
         self.acceleration = Some((a_next, acc));
+        if self.settings.three_levels {
+            self.contact_acceleration = Some([a_normal, acc_normal]);
+            // A contact gone for good fades from the α-average; forget it once it has.
+            self.multipliers = multipliers_next
+                .into_iter()
+                .filter(|(_, [now, bar])| {
+                    now.normal != 0.0
+                        || bar.normal.abs() > 1e-300
+                        || !bar.laws.iter().all(|l| l.iter().all(|x| x.abs() <= 1e-300))
+                })
+                .collect();
+        }
         self.warm_position = next_position;
         self.warm.clear();
         for s in &solved {
@@ -504,6 +734,30 @@ impl Stepper for NsgaStepper {
             self.settings.impact_velocity,
         );
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
+        // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
+        if self.settings.three_levels && !system.has_beams() {
+            let next: BTreeMap<ContactKey, Persistent> = report
+                .contacts
+                .iter()
+                .filter(|r| r.state == super::ContactState::Loaded)
+                .filter_map(|r| contacts.iter().find(|c| c.key == r.key))
+                .map(|c| (c.key, Persistent::classify(c, &material, &system.v)))
+                .collect();
+            // A law that changed within the step (a sphere stopped, a block began to slide,
+            // a contact opened) leaves a stale force in the α-averaged acceleration's memory,
+            // which would move a body at rest: the next step restarts the generalized-α
+            // recursion from the consistent acceleration (an O(h³) change of position, once
+            // per event, so the order holds even if it happens every step).
+            // A set too large for the dense solve (a pile) is not kept: two levels there.
+            let next =
+                if joint_equations + 6 * next.len() <= super::smooth_joints::MAX_SMOOTH_EQUATIONS {
+                    next
+                } else {
+                    BTreeMap::new()
+                };
+            self.restart = super::smooth_contacts::changed(&self.persistent.set, &next);
+            self.persistent.set = next;
+        }
         drop(solved);
         Ok(Stepped {
             report,

@@ -32,8 +32,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::smooth_contacts::{Equation, SmoothContacts};
 use crate::contact::joint_rows::joint_contacts;
-use crate::contact::{Contact, ContactKey};
+use crate::contact::{Contact, ContactKey, JacobianRow, detect_contacts_at};
 use crate::model::System;
 
 /// Most joint equations whose reactions the predictor solves ([`holds`]): the Schur complement
@@ -49,35 +50,111 @@ pub(super) fn holds(system: &System) -> bool {
         && joint_contacts(system, &system.q, system.t).len() <= MAX_SMOOTH_EQUATIONS
 }
 
-/// The joint equations at the predicted state: their rows G and velocity products Ġ v.
+/// The joint equations at the predicted state, and the persistent contacts' (module
+/// smooth_contacts): rows E, force directions D (E = D but for a contact's sliding laws) and
+/// velocity products Ė v.
 pub(super) struct JointConstraints {
-    rows: Vec<Contact>,
+    keys: Vec<ContactKey>,
+    rows: Vec<JacobianRow>,
+    forces: Vec<JacobianRow>,
     velocity_products: DVector<f64>,
+    /// The first this many equations are the joints'.
+    joint_count: usize,
+    /// The persistent contacts' equations (after the joints').
+    pub(super) contacts: Vec<Equation>,
+}
+
+/// The joint rows (when `joints`) and the persistent contacts' equations (when `smooth`) of
+/// `system` at (q, t): the joints' as (key, row), the contacts' as equations.
+fn equations_at(
+    system: &System,
+    q: &DVector<f64>,
+    t: f64,
+    joints: bool,
+    smooth: Option<(&SmoothContacts, f64)>,
+) -> (Vec<Contact>, Vec<Equation>) {
+    match smooth {
+        None => (joint_contacts(system, q, t), Vec::new()),
+        Some((set, margin)) => {
+            let all = detect_contacts_at(system, q, t, margin);
+            let equations = set.equations(&all);
+            let joint_rows = if joints {
+                all.into_iter().filter(|c| c.bilateral).collect()
+            } else {
+                Vec::new()
+            };
+            (joint_rows, equations)
+        }
+    }
 }
 
 impl JointConstraints {
-    /// The rows of every joint of `system` at (q, t), with Ġ v along `v`.
-    pub(super) fn at(system: &System, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Self {
-        let rows = joint_contacts(system, q, t);
+    /// The joints' equations (when `joints`) and those of the persistent contacts of
+    /// `smooth` (with the detection margin), at the state (q, v, t).
+    pub(super) fn with_contacts(
+        system: &System,
+        (q, v, t): (&DVector<f64>, &DVector<f64>, f64),
+        joints: bool,
+        smooth: Option<(&SmoothContacts, f64)>,
+    ) -> Self {
+        let (joint_rows, contacts) = equations_at(system, q, t, joints, smooth);
+        let rows_of =
+            |joint_rows: &[Contact], contacts: &[Equation]| -> Vec<(ContactKey, JacobianRow)> {
+                joint_rows
+                    .iter()
+                    .map(|c| (c.key, c.normal_row.clone()))
+                    .chain(contacts.iter().map(|e| (e.key, e.row.clone())))
+                    .collect()
+            };
+        let now = rows_of(&joint_rows, &contacts);
         let speed = v.amax();
         let velocity_products = if speed == 0.0 {
-            DVector::zeros(rows.len())
+            DVector::zeros(now.len())
         } else {
             let eps = 1e-6 / speed;
-            let ahead = joint_contacts(system, &system.displace(q, &(v * eps)), t);
-            let behind = joint_contacts(system, &system.displace(q, &(v * -eps)), t);
+            let shifted = |sign: f64| {
+                let (j, c) = equations_at(
+                    system,
+                    &system.displace(q, &(v * (sign * eps))),
+                    t,
+                    joints,
+                    smooth,
+                );
+                rows_of(&j, &c)
+            };
+            let (ahead, behind) = (shifted(1.0), shifted(-1.0));
             DVector::from_iterator(
-                rows.len(),
-                ahead
-                    .iter()
-                    .zip(&behind)
-                    .map(|(a, b)| (a.normal_row.dot(v) - b.normal_row.dot(v)) / (2.0 * eps)),
+                now.len(),
+                now.iter().enumerate().map(|(k, (key, _))| {
+                    match (ahead.get(k), behind.get(k)) {
+                        (Some(a), Some(b)) if a.0 == *key && b.0 == *key => {
+                            (a.1.dot(v) - b.1.dot(v)) / (2.0 * eps)
+                        }
+                        // A contact not found a hair away (at the margin): no product.
+                        _ => 0.0,
+                    }
+                }),
             )
         };
+        let forces = joint_rows
+            .iter()
+            .map(|c| c.normal_row.clone())
+            .chain(contacts.iter().map(|e| e.force.clone()))
+            .collect();
+        let (keys, rows) = now.into_iter().unzip();
         Self {
+            keys,
             rows,
+            forces,
             velocity_products,
+            joint_count: joint_rows.len(),
+            contacts,
         }
+    }
+
+    /// The persistent contacts' multipliers (after the joints').
+    pub(super) fn contact_multipliers<'a>(&self, lambda: &'a DVector<f64>) -> &'a [f64] {
+        &lambda.as_slice()[self.joint_count.min(lambda.len())..]
     }
 
     /// The number of joint equations.
@@ -85,11 +162,11 @@ impl JointConstraints {
         self.rows.len()
     }
 
-    /// Gᵀ λ.
+    /// Dᵀ λ (Gᵀ λ for the joints).
     pub(super) fn force(&self, lambda: &DVector<f64>, dofs: usize) -> DVector<f64> {
         let mut out = DVector::zeros(dofs);
-        for (row, &l) in self.rows.iter().zip(lambda.iter()) {
-            row.normal_row.add_transpose_to(l, &mut out);
+        for (row, &l) in self.forces.iter().zip(lambda.iter()) {
+            row.add_transpose_to(l, &mut out);
         }
         out
     }
@@ -101,7 +178,7 @@ impl JointConstraints {
             self.rows
                 .iter()
                 .zip(self.velocity_products.iter())
-                .map(|(row, &product)| row.normal_row.dot(acc) + product),
+                .map(|(row, &product)| row.dot(acc) + product),
         )
     }
 
@@ -120,40 +197,58 @@ impl JointConstraints {
     ) -> Option<(DVector<f64>, DVector<f64>)> {
         let dofs = r.len();
         let y = solve(r)?;
+        if self.rows.is_empty() {
+            return Some((y, DVector::zeros(0)));
+        }
+        // Z = S⁻¹ Dᵀ and E Z (not symmetric where a contact slides: its force leans
+        // against the motion).
         let mut z = DMatrix::zeros(dofs, self.rows.len());
-        for (k, row) in self.rows.iter().enumerate() {
+        for (k, force) in self.forces.iter().enumerate() {
             let mut column = DVector::zeros(dofs);
-            row.normal_row.add_transpose_to(1.0, &mut column);
+            force.add_transpose_to(1.0, &mut column);
             z.set_column(k, &solve(&column)?);
         }
         let w = DMatrix::from_fn(self.rows.len(), self.rows.len(), |i, j| {
-            self.rows[i].normal_row.dot(&z.column(j).into_owned())
+            self.rows[i].dot(&z.column(j).into_owned())
         });
         let rhs = DVector::from_iterator(
             self.rows.len(),
             self.rows
                 .iter()
                 .zip(c.iter())
-                .map(|(row, &ci)| row.normal_row.dot(&y) - ci),
+                .map(|(row, &ci)| row.dot(&y) - ci),
         );
         // Redundant joint equations (a closed loop held twice) leave G Z singular: the
-        // least-squares multipliers of smallest norm hold them all the same.
-        let delta = w
-            .clone()
-            .lu()
-            .solve(&rhs)
-            .filter(|x| x.iter().all(|v| v.is_finite()))
-            .or_else(|| w.svd(true, true).solve(&rhs, 1e-12).ok())?;
+        // least-squares multipliers of smallest norm hold them all the same. Contacts are
+        // redundant as a rule (two feet of a box both sticking hold the same slip), and a
+        // nearly singular LU splits their forces into huge opposite ones: with contacts the
+        // solve is always the pseudo-inverse, singular values below 1e-12 of the largest
+        // left out.
+        let pseudo_inverse = |w: DMatrix<f64>| {
+            let svd = w.svd(true, true);
+            let cut = 1e-12 * svd.singular_values.max();
+            svd.solve(&rhs, cut).ok()
+        };
+        let delta = if self.contacts.is_empty() {
+            w.clone()
+                .lu()
+                .solve(&rhs)
+                .filter(|x| x.iter().all(|v| v.is_finite()))
+                .or_else(|| pseudo_inverse(w))?
+        } else {
+            pseudo_inverse(w)?
+        };
         let d = y - &z * &delta;
         Some((d, delta))
     }
 
-    /// Each equation's multiplier by its row's key (for the joint reports).
+    /// Each joint equation's multiplier by its row's key (for the joint reports).
     pub(super) fn by_key(&self, lambda: &DVector<f64>) -> Vec<(ContactKey, f64)> {
-        self.rows
+        self.keys
             .iter()
+            .take(self.joint_count)
             .zip(lambda.iter())
-            .map(|(row, &l)| (row.key, l))
+            .map(|(key, &l)| (*key, l))
             .collect()
     }
 }

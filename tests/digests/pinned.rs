@@ -11,9 +11,9 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("penalty-block", "penalty-implicit", 2000, "082f84f67d2d75b5"),
     ("rocking-bar", "", 1000, "abba67c3f9546658"),
     ("disk-over-disk", "moreau-jean", 800, "040c3b1742e99e9e"),
-    ("stacked-boxes", "nsga", 300, "003f401aeb0fbe37"),
-    ("sphere-slide", "", 600, "41b2be763d242eba"),
+    ("stacked-boxes", "nsga", 300, "569e9ab34fe579ff"),
+    ("sphere-slide", "", 600, "b563e4b7d8057a05"),
     ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
-    ("two-spheres", "", 600, "0aaffcb39f8129b8"),
-    ("bouncing-sphere", "", 1500, "0b9d4c12465971ff"),
+    ("two-spheres", "", 600, "1996d42151b299f2"),
+    ("bouncing-sphere", "", 1500, "3eae650f636838ae"),
 ];
