@@ -208,9 +208,15 @@ impl JointConstraints {
             force.add_transpose_to(1.0, &mut column);
             z.set_column(k, &solve(&column)?);
         }
-        let w = DMatrix::from_fn(self.rows.len(), self.rows.len(), |i, j| {
-            self.rows[i].dot(&z.column(j).into_owned())
-        });
+        let n = self.rows.len();
+        let mut w = DMatrix::zeros(n, n);
+        for j in 0..n {
+            let column = z.column(j);
+            let column = column.as_slice();
+            for (i, row) in self.rows.iter().enumerate() {
+                w[(i, j)] = row.dot_slice(column);
+            }
+        }
         let rhs = DVector::from_iterator(
             self.rows.len(),
             self.rows
@@ -221,9 +227,10 @@ impl JointConstraints {
         // Redundant joint equations (a closed loop held twice) leave G Z singular: the
         // least-squares multipliers of smallest norm hold them all the same. Contacts are
         // redundant as a rule (two feet of a box both sticking hold the same slip), and a
-        // nearly singular LU splits their forces into huge opposite ones: with contacts the
-        // solve is always the pseudo-inverse, singular values below 1e-12 of the largest
-        // left out.
+        // nearly singular LU splits their forces into huge opposite ones (tried: an LU kept
+        // when its answer stayed within a condition estimate made a sliding box 12 times
+        // slower, its active set churning), so with contacts the solve is always the
+        // pseudo-inverse, singular values below 1e-12 of the largest left out.
         let pseudo_inverse = |w: DMatrix<f64>| {
             let svd = w.svd(true, true);
             let cut = 1e-12 * svd.singular_values.max();
