@@ -7,7 +7,7 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, check_each};
-use crate::model::{Body, Hinge, Joint, JointKind};
+use crate::model::{Body, Hinge, Joint, JointKind, Lock};
 use crate::scene::limits;
 
 /// Most joints in a scene.
@@ -115,6 +115,8 @@ impl JointSpec {
             &[
                 JointType::Revolute,
                 JointType::Spherical,
+                JointType::Prismatic,
+                JointType::Weld,
                 JointType::Distance,
             ]
         } else {
@@ -141,6 +143,7 @@ impl JointSpec {
             ));
         }
         let axis_needed = match self.kind {
+            JointType::Prismatic if spatial => Some("the sliding direction [x, y, z]"),
             JointType::Prismatic => Some("the sliding direction [x, y]"),
             JointType::Revolute if spatial => Some("the turning axis [x, y, z]"),
             _ => None,
@@ -164,7 +167,7 @@ impl JointSpec {
                 return Err(Error::field(
                     format!("{path}.axis"),
                     if spatial {
-                        "belongs to revolute joints only in a spatial scene"
+                        "belongs to revolute and prismatic joints only in a spatial scene"
                     } else {
                         "belongs to prismatic joints only in a planar scene"
                     },
@@ -293,8 +296,16 @@ impl JointSpec {
             JointType::Distance => JointKind::Distance {
                 length: (anchor_b - anchor).length(),
             },
-            // Spherical (prismatic and weld are validated away in space).
-            _ => JointKind::Spherical,
+            JointType::Weld => JointKind::Locked(Lock::new(r_a, r_b)),
+            JointType::Prismatic => {
+                let axis = self.axis.as_deref().map_or(DVec3::X, point3).normalize();
+                let [n1, n2] = crate::contact::tangent_frame(r_b.inverse() * axis);
+                JointKind::Slider {
+                    lock: Lock::new(r_a, r_b),
+                    normals_b: [n1, n2],
+                }
+            }
+            JointType::Spherical => JointKind::Spherical,
         };
         Joint {
             name: self.display_name(index),

@@ -1,5 +1,6 @@
-//! Joints in space (seed 002's sphere in a mechanism): ball joints and hinges whose rows are
-//! the exact derivatives of their equations, a hinged rod that swings with the planar
+//! Joints in space (seed 002's sphere in a mechanism): ball joints, hinges, welds, sliders and
+//! distance joints whose rows are the exact derivatives of their equations, a box sliding
+//! down a prismatic guide, a hinged rod that swings with the planar
 //! pendulum's elliptic period, a rod on a ball joint that turns as a conical pendulum, and
 //! the sphere mill, whose reactions and drive torque approach their closed forms.
 #![cfg(not(target_arch = "wasm32"))]
@@ -36,9 +37,11 @@ fn each_joint_row_in_space_is_the_derivative_of_its_equation() {
         r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15, 0.25], "axis": [1, 2, -1]}"#,
         r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15, 0.25], "axis": [0, 0, 1], "drive_speed": 2.5}"#,
         r#"{"type": "distance", "bodies": ["a", "b"], "anchor": [0.2, 0.2, 0.3], "anchor_b": [0.6, 0.05, 0.1]}"#,
+        r#"{"type": "weld", "bodies": ["a", "b"], "anchor": [0.3, 0.15, 0.25]}"#,
+        r#"{"type": "prismatic", "bodies": ["a", "b"], "anchor": [0.3, 0.15, 0.25], "axis": [1, 2, -1]}"#,
     ];
     let mut checked = 0;
-    for (joint, equations) in joints.iter().zip([3, 5, 6, 1]) {
+    for (joint, equations) in joints.iter().zip([3, 5, 6, 1, 6, 5]) {
         let sim = two_boxes(joint);
         let system = sim.system();
         let v = DVector::from_vec(vec![
@@ -72,7 +75,58 @@ fn each_joint_row_in_space_is_the_derivative_of_its_equation() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 15);
+    assert_eq!(checked, 26);
+}
+
+/// A box on a prismatic joint along d = (1, 0, −1)/√2 (a frictionless guide in space),
+/// released at rest turned about an oblique axis: it slides down the guide at g/√2, s = g t²/(2√2),
+/// without turning, the joint held to 1e-10 every step.
+#[test]
+fn a_box_on_a_prismatic_guide_in_space_slides_at_g_over_root_two() {
+    let mut sim = Simulation::from_json(
+        r#"{"spatial_bodies": [
+            {"name": "frame", "fixed": true, "position": [0, 0, 2], "shape": {"type": "sphere", "radius": 0.01}},
+            {"name": "box", "mass": 1.5, "position": [0, 0, 1], "orientation": [0.9, 0.3, -0.2, 0.25],
+             "shape": {"type": "box", "size": [0.3, 0.2, 0.1]}}],
+          "joints": [{"type": "prismatic", "bodies": ["box", "frame"], "anchor": [0, 0, 1], "axis": [1, 0, -1]}],
+          "stepper": {"kind": "nsga", "dt": 0.001}}"#,
+    )
+    .unwrap();
+    let start = sim.system().q.clone();
+    for _ in 0..1000 {
+        sim.step().unwrap();
+        let report = sim.last_report();
+        assert!(report.converged);
+        for (g, rate) in report.joints[0]
+            .constraint
+            .iter()
+            .zip(&report.joints[0].rate)
+        {
+            assert!(g.abs() <= 1e-10 && rate.abs() <= 1e-10, "g {g}, ġ {rate}");
+        }
+    }
+    let q = &sim.system().q;
+    let t = sim.time();
+    let travel = 9.81 / std::f64::consts::SQRT_2 * t * t / 2.0;
+    let expected = [
+        travel / std::f64::consts::SQRT_2,
+        0.0,
+        1.0 - travel / std::f64::consts::SQRT_2,
+    ];
+    for k in 0..3 {
+        assert!(
+            (q[k] - expected[k]).abs() < 1e-9,
+            "centre {:?} against {expected:?}",
+            &q.as_slice()[0..3]
+        );
+    }
+    for k in 3..7 {
+        assert!(
+            (q[k] - start[k]).abs() < 1e-12,
+            "turned: {:?}",
+            &q.as_slice()[3..7]
+        );
+    }
 }
 
 /// A rod hanging from a hinge about y, as a scene in space.
@@ -303,8 +357,12 @@ fn joints_in_space_are_refused_by_field_where_they_are_incomplete() {
             &["joints[0].anchor", "3 numbers"],
         ),
         (
-            r#"{"type": "prismatic", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0], "axis": [1, 0, 0]}"#,
-            &["joints[0].type", "spherical"],
+            r#"{"type": "prismatic", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0]}"#,
+            &["joints[0].axis", "[x, y, z]"],
+        ),
+        (
+            r#"{"type": "weld", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0], "axis": [1, 0, 0]}"#,
+            &["joints[0].axis", "revolute and prismatic"],
         ),
         (
             r#"{"type": "revolute", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0], "axis": [0, 0, 0]}"#,

@@ -8,7 +8,7 @@ use nalgebra::DVector;
 
 use super::{Contact, ContactKey, relative_point_row, relative_rotation_row};
 use crate::geometry::{GapKinematics, SECOND_SIDE_FEATURES};
-use crate::model::{Joint, JointKind, System};
+use crate::model::{Joint, JointKind, Lock, System};
 
 /// Joint rows' features (after [`ContactKey::point_body_first`]): equation k of joint j is
 /// `JOINT_FEATURES + 8j + k`. Jointed bodies are never checked for contact, so no contact
@@ -83,7 +83,9 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
         JointKind::Revolute { .. }
         | JointKind::Weld
         | JointKind::Spherical
-        | JointKind::Hinge(_) => vec![DVec2::X, DVec2::Y],
+        | JointKind::Hinge(_)
+        | JointKind::Locked(_)
+        | JointKind::Slider { .. } => vec![DVec2::X, DVec2::Y],
         JointKind::Prismatic { axis } => vec![axis.perp()],
         JointKind::Distance { length } => {
             // |p_A − p_B| − L along n = (p_A − p_B)/|p_A − p_B|: both points move.
@@ -171,8 +173,14 @@ fn rows_in_space(
         ));
         return out;
     }
-    // The anchors coincide: e_k · (p_A − p_B) = 0 along B's body axes e_k.
-    for (k, local) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+    // The anchors coincide: e_k · (p_A − p_B) = 0 along B's body axes e_k (a slider: along
+    // B's two normals to its direction only).
+    let directions: Vec<DVec3> = match joint.kind {
+        JointKind::Slider { normals_b, .. } => normals_b.to_vec(),
+        _ => vec![DVec3::X, DVec3::Y, DVec3::Z],
+    };
+    let points = directions.len();
+    for (k, local) in directions.into_iter().enumerate() {
         let n = r_b * local;
         out.push(row(
             (a, b),
@@ -183,6 +191,23 @@ fn rows_in_space(
             relative_point_row(system, q, (a, b), (arm, lever), n),
             GapKinematics::PointOnSurface { arm, lever },
         ));
+    }
+    // A weld's or a slider's orientation: (R_A u_k)·(R_B w_l) = 0 along u × w.
+    if let JointKind::Locked(lock) | JointKind::Slider { lock, .. } = joint.kind {
+        for (m, (k, l)) in Lock::PAIRS.into_iter().enumerate() {
+            let (u, w) = (r_a * lock.axes_a[k], r_b * lock.axes_b[l]);
+            let axis = u.cross(w);
+            out.push(row(
+                (a, b),
+                (index, points + m),
+                u.dot(w),
+                axis,
+                p_b,
+                relative_rotation_row(system, q, (a, b), (arm, lever), axis),
+                GapKinematics::AxisPair { u, w },
+            ));
+        }
+        return out;
     }
     let JointKind::Hinge(hinge) = joint.kind else {
         return out;

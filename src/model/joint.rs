@@ -26,6 +26,11 @@
 //!   θ − Ω t = 0 with θ the turn of A relative to B about the axis,
 //!   θ = 2 atan2(a_B · vec(d), d_w), d = (q_B⁻¹ q_A)(q_B⁻¹ q_A)₀⁻¹ (the relative rotation
 //!   since the start, in B's frame), and θ̇ = (R_B a_B)·(ω_A − ω_B) on the joint;
+//! - **weld**: the point equations and three axis equations (R_A u_k)·(R_B w_l) = 0 over
+//!   (k, l) = (1, 2), (2, 3), (3, 1), with u and w the world axes at the start fixed in A and
+//!   B ([`Lock`]);
+//! - **prismatic** along a direction n fixed in B: the point equations along B's two normals to
+//!   n, and the weld's three axis equations;
 //! - **distance**: as in the plane.
 
 use glam::{DQuat, DVec2, DVec3};
@@ -57,6 +62,42 @@ pub enum JointKind {
     /// A revolute joint in space (a hinge): the anchors coincide and A turns relative to B
     /// about one axis only, freely or at the relative speed `drive`.
     Hinge(Hinge),
+    /// A weld in space: the anchors coincide and the bodies keep their relative orientation.
+    Locked(Lock),
+    /// A slider in space: A's anchor moves along B's line through B's anchor (direction
+    /// fixed in B) and the bodies keep their relative orientation.
+    Slider {
+        /// The relative orientation held.
+        lock: Lock,
+        /// Two unit vectors in B's frame normal to the sliding direction.
+        normals_b: [DVec3; 2],
+    },
+}
+
+/// A relative orientation held in space: the world axes at the start, fixed in A and in B
+/// (u_k in A's frame, w_k in B's), kept by (R_A u_1)·(R_B w_2) = (R_A u_2)·(R_B w_3) =
+/// (R_A u_3)·(R_B w_1) = 0, three axis equations whose rows (along u_1 × w_2 ≈ e_3, …) are
+/// independent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lock {
+    /// The world axes at the start in A's body frame.
+    pub axes_a: [DVec3; 3],
+    /// The same in B's body frame.
+    pub axes_b: [DVec3; 3],
+}
+
+impl Lock {
+    /// The lock of bodies at orientations `a` and `b` (their starting poses).
+    pub fn new(a: DQuat, b: DQuat) -> Self {
+        let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+        Self {
+            axes_a: axes.map(|e| a.inverse() * e),
+            axes_b: axes.map(|e| b.inverse() * e),
+        }
+    }
+
+    /// The pairs (k, l) of the three equations u_k · w_l = 0.
+    pub const PAIRS: [(usize, usize); 3] = [(0, 1), (1, 2), (2, 0)];
 }
 
 /// The frames of a revolute joint in space.
@@ -183,7 +224,9 @@ impl Joint {
             JointKind::Revolute { drive: None }
             | JointKind::Distance { .. }
             | JointKind::Spherical
-            | JointKind::Hinge(_) => None,
+            | JointKind::Hinge(_)
+            | JointKind::Locked(_)
+            | JointKind::Slider { .. } => None,
             JointKind::Revolute { drive: Some(speed) } => Some((self.angle0 + speed * t, speed)),
             JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0)),
         }

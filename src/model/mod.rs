@@ -25,7 +25,7 @@ pub use beam::{BeamMass, BeamSection, PlanarBeam, Support};
 pub use body::{Body, BodyKind, Pose};
 pub use fixed::FixedBody;
 pub use forces::{AppliedForce, ForceLaw};
-pub use joint::{Hinge, Joint, JointKind, wrap_angle};
+pub use joint::{Hinge, Joint, JointKind, Lock, wrap_angle};
 pub use kind::BodyModel;
 pub use mass::BlockDiagonalMass;
 pub use planar::PlanarRigid;
