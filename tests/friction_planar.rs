@@ -4,23 +4,14 @@
 
 use contactlab::Simulation;
 
+mod common;
+
 /// A 1 kg block with two feet on a floor turned by `theta`, released at rest.
 fn incline(theta: f64, mu: f64, solver: &str) -> Simulation {
-    let (s, c) = theta.sin_cos();
-    // The block sits on the incline: its centre 0.05 m along the incline's normal.
-    let json = format!(
-        r#"{{"bodies": [
-            {{"name": "incline", "fixed": true, "angle": {theta}, "shape": {{"type": "half_plane"}}}},
-            {{"name": "block", "mass": 1, "position": [{x}, {y}], "angle": {theta},
-              "shape": {{"type": "box", "width": 0.2, "height": 0.1}},
-              "contact_points": [[-0.1, -0.05], [0.1, -0.05]]}}],
-          "material": {{"friction": {mu}}},
-          "stepper": {{"kind": "moreau-jean", "dt": 0.001, "solver": "{solver}", "pgs_max_iterations": 100000, "pgs_tolerance": 1e-12}},
-          "contact_margin": 0.01}}"#,
-        x = -0.05 * s,
-        y = 0.05 * c,
+    let stepper = format!(
+        r#"{{"kind": "moreau-jean", "dt": 0.001, "solver": "{solver}", "pgs_max_iterations": 100000, "pgs_tolerance": 1e-12}}"#
     );
-    Simulation::from_json(&json).unwrap()
+    Simulation::from_json(&common::block_on_incline(theta, mu, &stepper)).unwrap()
 }
 
 /// Speed along the incline after `steps` steps.

@@ -5,6 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use contactlab::Simulation;
+
+mod common;
 use contactlab::theory::{elliptic_k, theory};
 
 fn pendulum(theta0: f64, h: f64) -> Simulation {
@@ -321,7 +323,6 @@ fn two_boxes(joint: &str) -> Simulation {
 
 #[test]
 fn each_joint_row_is_the_time_derivative_of_its_equation() {
-    use contactlab::contact::detect_contacts_at;
     let joints = [
         r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15]}"#,
         r#"{"type": "revolute", "bodies": ["a", "b"], "anchor": [0.3, 0.15], "drive_speed": 2.5}"#,
@@ -332,26 +333,11 @@ fn each_joint_row_is_the_time_derivative_of_its_equation() {
     let mut checked = 0;
     for (joint, equations) in joints.iter().zip([2, 3, 2, 3, 1]) {
         let sim = two_boxes(joint);
-        let system = sim.system();
         // Any velocity (not one the joint allows): the row must still be ∂g/∂q.
         let v = nalgebra::DVector::from_vec(vec![0.3, -0.2, 1.5, -0.1, 0.4, -0.7]);
-        let (t, eps) = (0.7, 1e-6);
-        let rows = |q: &nalgebra::DVector<f64>, t: f64| detect_contacts_at(system, q, t, 0.0);
-        let now = rows(&system.q, t);
-        assert_eq!(now.len(), equations, "{joint}");
-        let plus = rows(&system.displace(&system.q, &(&v * eps)), t + eps);
-        let minus = rows(&system.displace(&system.q, &(&v * -eps)), t - eps);
-        for ((c, p), m) in now.iter().zip(&plus).zip(&minus) {
-            assert!(c.bilateral && c.tangent_rows.is_empty());
-            let numeric = (p.gap - m.gap) / (2.0 * eps);
-            let row = c.normal_row.dot(&v) + c.rate_bias;
-            assert!(
-                (numeric - row).abs() < 1e-8,
-                "{joint} {:?}: dg/dt {numeric} against G v + ∂g/∂t {row}",
-                c.key
-            );
-            checked += 1;
-        }
+        let rows = common::joint_rows_are_derivatives(&sim, &v, joint);
+        assert_eq!(rows, equations, "{joint}");
+        checked += rows;
     }
     assert_eq!(checked, 11);
 }

@@ -6,7 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use contactlab::Simulation;
-use contactlab::contact::detect_contacts_at;
+
+mod common;
 use contactlab::theory::elliptic_k;
 use contactlab::theory_mill::mill_steady;
 use glam::{DQuat, DVec3};
@@ -43,37 +44,12 @@ fn each_joint_row_in_space_is_the_derivative_of_its_equation() {
     let mut checked = 0;
     for (joint, equations) in joints.iter().zip([3, 5, 6, 1, 6, 5]) {
         let sim = two_boxes(joint);
-        let system = sim.system();
         let v = DVector::from_vec(vec![
             0.3, -0.2, 0.1, 1.5, -0.4, 0.8, -0.1, 0.4, 0.2, -0.7, 0.9, 0.3,
         ]);
-        let (t, eps) = (0.7, 1e-6);
-        let rows = |q: &DVector<f64>, t: f64| detect_contacts_at(system, q, t, 0.0);
-        let now = rows(&system.q, t);
-        assert_eq!(now.len(), equations, "{joint}");
-        let (q_plus, q_minus) = (
-            system.displace(&system.q, &(&v * eps)),
-            system.displace(&system.q, &(&v * -eps)),
-        );
-        let (plus, minus) = (rows(&q_plus, t + eps), rows(&q_minus, t - eps));
-        for ((c, p), m) in now.iter().zip(&plus).zip(&minus) {
-            assert!(c.bilateral && c.tangent_rows.is_empty());
-            let numeric = (p.gap - m.gap) / (2.0 * eps);
-            let row = c.normal_row.dot(&v) + c.rate_bias;
-            assert!(
-                (numeric - row).abs() < 1e-8,
-                "{joint} {:?}: dg/dt {numeric} against G v + ∂g/∂t {row}",
-                c.key
-            );
-            let product = (p.normal_row.dot(&v) - m.normal_row.dot(&v)) / (2.0 * eps);
-            let exact = c.normal_velocity_product(system, &v);
-            assert!(
-                (product - exact).abs() < 1e-7 * (1.0 + exact.abs()),
-                "{joint} {:?}: Ġv {product} by differences against {exact}",
-                c.key
-            );
-            checked += 1;
-        }
+        let rows = common::joint_rows_are_derivatives(&sim, &v, joint);
+        assert_eq!(rows, equations, "{joint}");
+        checked += rows;
     }
     assert_eq!(checked, 26);
 }
@@ -129,17 +105,25 @@ fn a_box_on_a_prismatic_guide_in_space_slides_at_g_over_root_two() {
     }
 }
 
-/// A rod hanging from a hinge about y, as a scene in space.
-fn hinged_rod(theta0: f64, length: f64, thickness: f64) -> Simulation {
-    // The rod's axis from the pin at the origin: (sin θ₀, 0, −cos θ₀); its body x along it.
-    let orientation = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2 - theta0);
-    let centre = 0.5 * length * DVec3::new(theta0.sin(), 0.0, -theta0.cos());
+/// A box rod (mass `m`, `length` × `thickness`²) hanging from a fixed pivot at the origin by
+/// `joint` (JSON), its axis from the pivot along `axis` (in the x–z plane, at `angle` from
+/// the downward vertical), moving with `velocity` and turning at `spin` about z.
+fn hung_rod(
+    joint: &str,
+    (m, length, thickness): (f64, f64, f64),
+    angle: f64,
+    (velocity, spin): (DVec3, f64),
+) -> Simulation {
+    // The rod's body x along (sin θ, 0, −cos θ): a turn about y by π/2 − θ.
+    let orientation = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2 - angle);
+    let centre = 0.5 * length * DVec3::new(angle.sin(), 0.0, -angle.cos());
     Simulation::from_json(&format!(
         r#"{{"spatial_bodies": [
             {{"name": "pivot", "fixed": true, "shape": {{"type": "sphere", "radius": 0.01}}}},
-            {{"name": "rod", "mass": 1, "position": [{}, {}, {}], "orientation": [{}, {}, {}, {}],
+            {{"name": "rod", "mass": {m}, "position": [{}, {}, {}], "orientation": [{}, {}, {}, {}],
+              "velocity": [{}, {}, {}], "angular_velocity": [0, 0, {spin}],
               "shape": {{"type": "box", "size": [{length}, {thickness}, {thickness}]}}}}],
-          "joints": [{{"type": "revolute", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0], "axis": [0, 1, 0]}}],
+          "joints": [{joint}],
           "stepper": {{"kind": "nsga", "dt": 0.001}}}}"#,
         centre.x,
         centre.y,
@@ -147,9 +131,22 @@ fn hinged_rod(theta0: f64, length: f64, thickness: f64) -> Simulation {
         orientation.w,
         orientation.x,
         orientation.y,
-        orientation.z
+        orientation.z,
+        velocity.x,
+        velocity.y,
+        velocity.z,
     ))
     .unwrap()
+}
+
+/// A rod hanging from a hinge about y, as a scene in space.
+fn hinged_rod(theta0: f64, length: f64, thickness: f64) -> Simulation {
+    hung_rod(
+        r#"{"type": "revolute", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0], "axis": [0, 1, 0]}"#,
+        (1.0, length, thickness),
+        theta0,
+        (DVec3::ZERO, 0.0),
+    )
 }
 
 /// The hinged rod swings in its plane with the period 4K(sin(θ₀/2))/ω₀ of the planar
@@ -204,30 +201,13 @@ fn a_rod_on_a_ball_joint_turns_as_a_conical_pendulum() {
     let across = m * (length * length + thickness * thickness) / 12.0 + m * 0.25 * length * length;
     let along = m * thickness * thickness / 6.0;
     let omega = (m * 9.81 * 0.5 * length / ((across - along) * alpha.cos())).sqrt();
-    let axis = DVec3::new(alpha.sin(), 0.0, -alpha.cos());
-    let centre = 0.5 * length * axis;
-    let orientation = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2 - alpha);
-    let velocity = DVec3::Z.cross(centre) * omega;
-    let mut sim = Simulation::from_json(&format!(
-        r#"{{"spatial_bodies": [
-            {{"name": "pivot", "fixed": true, "shape": {{"type": "sphere", "radius": 0.01}}}},
-            {{"name": "rod", "mass": {m}, "position": [{}, {}, {}], "orientation": [{}, {}, {}, {}],
-              "velocity": [{}, {}, {}], "angular_velocity": [0, 0, {omega}],
-              "shape": {{"type": "box", "size": [{length}, {thickness}, {thickness}]}}}}],
-          "joints": [{{"type": "spherical", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0]}}],
-          "stepper": {{"kind": "nsga", "dt": 0.001}}}}"#,
-        centre.x,
-        centre.y,
-        centre.z,
-        orientation.w,
-        orientation.x,
-        orientation.y,
-        orientation.z,
-        velocity.x,
-        velocity.y,
-        velocity.z,
-    ))
-    .unwrap();
+    let centre = 0.5 * length * DVec3::new(alpha.sin(), 0.0, -alpha.cos());
+    let mut sim = hung_rod(
+        r#"{"type": "spherical", "bodies": ["rod", "pivot"], "anchor": [0, 0, 0]}"#,
+        (m, length, thickness),
+        alpha,
+        (DVec3::Z.cross(centre) * omega, omega),
+    );
     let mut height = (f64::INFINITY, f64::NEG_INFINITY);
     for _ in 0..2000 {
         sim.step().unwrap();

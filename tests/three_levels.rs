@@ -6,6 +6,8 @@
 
 use contactlab::Simulation;
 
+mod common;
+
 /// The preset `name` at step `h` under NSGA with `levels` levels.
 fn preset(name: &str, levels: u64, h: f64) -> Simulation {
     let mut scene = Simulation::from_preset(name, &[]).unwrap().scene().clone();
@@ -135,20 +137,8 @@ fn a_block_sliding_down_an_incline_is_second_order() {
     let (theta, mu) = (20f64.to_radians(), 0.2);
     let a = 9.81 * (theta.sin() - mu * theta.cos());
     let block = |levels: u64, h: f64| {
-        let (s, c) = theta.sin_cos();
-        Simulation::from_json(&format!(
-            r#"{{"bodies": [
-                {{"name": "incline", "fixed": true, "angle": {theta}, "shape": {{"type": "half_plane"}}}},
-                {{"name": "block", "mass": 1, "position": [{x}, {y}], "angle": {theta},
-                  "shape": {{"type": "box", "width": 0.2, "height": 0.1}},
-                  "contact_points": [[-0.1, -0.05], [0.1, -0.05]]}}],
-              "material": {{"friction": {mu}}},
-              "stepper": {{"kind": "nsga", "dt": {h}, "nsga_levels": {levels}}},
-              "contact_margin": 0.01}}"#,
-            x = -0.05 * s,
-            y = 0.05 * c,
-        ))
-        .unwrap()
+        let stepper = format!(r#"{{"kind": "nsga", "dt": {h}, "nsga_levels": {levels}}}"#);
+        Simulation::from_json(&common::block_on_incline(theta, mu, &stepper)).unwrap()
     };
     let distance = |levels: u64| {
         errors(
@@ -177,26 +167,19 @@ fn a_block_sliding_down_an_incline_is_second_order() {
 #[test]
 fn the_sphere_mill_s_drive_torque_is_second_order() {
     let steady = contactlab::theory_mill::mill_steady(2.0, 0.3, 0.05, 2.0, (1e-3, 1e-3), 9.81);
-    let torque = errors(
-        2e-3,
-        |h| preset("sphere-mill", 3, h),
-        |mut sim| {
-            run_to(&mut sim, 1.0);
-            let sample = sim.sample();
-            let drive = sample.joints.iter().find(|j| j.name == "drive").unwrap();
-            drive.torque - steady.drive_torque
-        },
-    );
-    let two = errors(
-        2e-3,
-        |h| preset("sphere-mill", 2, h),
-        |mut sim| {
-            run_to(&mut sim, 1.0);
-            let sample = sim.sample();
-            let drive = sample.joints.iter().find(|j| j.name == "drive").unwrap();
-            drive.torque - steady.drive_torque
-        },
-    );
+    let torque_errors = |levels: u64| {
+        errors(
+            2e-3,
+            |h| preset("sphere-mill", levels, h),
+            |mut sim| {
+                run_to(&mut sim, 1.0);
+                let sample = sim.sample();
+                let drive = sample.joints.iter().find(|j| j.name == "drive").unwrap();
+                drive.torque - steady.drive_torque
+            },
+        )
+    };
+    let (torque, two) = (torque_errors(3), torque_errors(2));
     println!("mill drive torque errors, three levels {torque:?}, two {two:?}");
     assert!(orders(&torque).iter().all(|&p| p >= 1.9), "{torque:?}");
     assert!(
