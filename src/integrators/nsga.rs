@@ -217,8 +217,7 @@ impl NsgaStepper {
             {
                 continue;
             }
-            let (normal, _) =
-                super::smooth_contacts::split_forces(&held.contacts, multipliers, dofs);
+            let normal = super::smooth_contacts::normal_forces(&held.contacts, multipliers, dofs);
             let by_contact = self.persistent.multipliers(&held.contacts, multipliers);
             return (free - d, system.mass().apply_inverse(&normal), by_contact);
         }
@@ -298,14 +297,10 @@ impl Stepper for NsgaStepper {
         let (q_n, v_n, t_next) = (system.q.clone(), system.v.clone(), system.t + h);
         // The joints' smooth reactions in the predictor (module smooth_joints), for a
         // mechanism small enough to solve them densely.
-        let smooth_joints = super::smooth_joints::holds(system);
+        let joint_equations = super::smooth_joints::joint_equations(system);
+        let smooth_joints = super::smooth_joints::holds(joint_equations);
         // The persistent contacts' smooth forces too (three levels), unless their equations
         // (at most six a contact) would make the dense solve too large: a pile keeps two.
-        let joint_equations = if system.joints.is_empty() {
-            0
-        } else {
-            crate::contact::joint_rows::joint_contacts(system, &q_n, system.t).len()
-        };
         // Beams keep two levels for now: a rod's tip against a wall carries its waves in the
         // contact force (the impact's pulse, 2L/c, lost 1.4 % with smooth forces), and a disk
         // on a beam changes chord within a step.
@@ -317,7 +312,7 @@ impl Stepper for NsgaStepper {
         if !smooth_contacts {
             self.persistent.set.clear();
         }
-        self.persistent.material = Some(settings.material);
+        self.persistent.material = settings.material;
         let smooth_any = smooth_joints || smooth_contacts;
         // At the start the acceleration is M⁻¹f, held by the joints (g̈ = 0) when they are.
         // At the start, and after a contact law changed (module smooth_contacts), the step
@@ -479,7 +474,7 @@ impl Stepper for NsgaStepper {
             Some(j) if smooth_contacts => {
                 let multipliers = j.contact_multipliers(&lambda);
                 (
-                    super::smooth_contacts::split_forces(&j.contacts, multipliers, dofs).0,
+                    super::smooth_contacts::normal_forces(&j.contacts, multipliers, dofs),
                     self.persistent.multipliers(&j.contacts, multipliers),
                 )
             }
@@ -736,25 +731,26 @@ impl Stepper for NsgaStepper {
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
         // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
         if self.settings.three_levels && !system.has_beams() {
-            let next: BTreeMap<ContactKey, Persistent> = report
+            let loaded: Vec<ContactKey> = report
                 .contacts
                 .iter()
                 .filter(|r| r.state == super::ContactState::Loaded)
-                .filter_map(|r| contacts.iter().find(|c| c.key == r.key))
+                .map(|r| r.key)
+                .collect();
+            // A set too large for the dense solve (a pile) is not kept: two levels there.
+            let fits =
+                joint_equations + 6 * loaded.len() <= super::smooth_joints::MAX_SMOOTH_EQUATIONS;
+            let next: BTreeMap<ContactKey, Persistent> = loaded
+                .iter()
+                .filter(|_| fits)
+                .filter_map(|key| contacts.iter().find(|c| c.key == *key))
                 .map(|c| (c.key, Persistent::classify(c, &material, &system.v)))
                 .collect();
             // A law that changed within the step (a sphere stopped, a block began to slide,
             // a contact opened) leaves a stale force in the α-averaged acceleration's memory,
             // which would move a body at rest: the next step restarts the generalized-α
             // recursion from the consistent acceleration (an O(h³) change of position, once
-            // per event, so the order holds even if it happens every step).
-            // A set too large for the dense solve (a pile) is not kept: two levels there.
-            let next =
-                if joint_equations + 6 * next.len() <= super::smooth_joints::MAX_SMOOTH_EQUATIONS {
-                    next
-                } else {
-                    BTreeMap::new()
-                };
+            // per event).
             self.restart = super::smooth_contacts::changed(&self.persistent.set, &next);
             self.persistent.set = next;
         }

@@ -144,9 +144,6 @@ pub(super) struct Equation {
     pub row: JacobianRow,
     /// D: the generalized force per unit multiplier.
     pub force: JacobianRow,
-    /// The normal row J_N when this is the normal equation (its force D minus the sliding
-    /// laws' part), for the split of the force into normal and the rest.
-    pub normal: Option<JacobianRow>,
     holds: Holds,
 }
 
@@ -156,7 +153,7 @@ pub(super) struct SmoothContacts {
     /// The persistent contacts and their laws.
     pub set: BTreeMap<ContactKey, Persistent>,
     /// The material whose coefficients bound the laws.
-    pub material: Option<ContactMaterial>,
+    pub material: ContactMaterial,
 }
 
 impl SmoothContacts {
@@ -195,7 +192,6 @@ impl SmoothContacts {
                 key: c.key,
                 row: c.normal_row.clone(),
                 force,
-                normal: Some(c.normal_row.clone()),
                 holds: Holds::Normal,
             });
             for (law, (motion, law_rows)) in bounds.iter().zip(&rows).enumerate() {
@@ -205,7 +201,6 @@ impl SmoothContacts {
                             key: c.key,
                             row: (*row).clone(),
                             force: (*row).clone(),
-                            normal: None,
                             holds: Holds::Stick { law, row: k },
                         });
                     }
@@ -215,11 +210,10 @@ impl SmoothContacts {
         out
     }
 
-    /// (μ, ρ, γ) of the material the set was built with.
+    /// (μ, ρ, γ) of the material.
     fn coefficients(&self) -> [f64; 3] {
-        self.material.map_or([0.0; 3], |m| {
-            [m.friction, m.rolling_resistance, m.spinning_resistance]
-        })
+        let m = &self.material;
+        [m.friction, m.rolling_resistance, m.spinning_resistance]
     }
 
     /// Checks the predictor's multipliers `lambda` of `equations` against the laws: a
@@ -289,22 +283,16 @@ pub(super) fn changed(
         })
 }
 
-/// The generalized forces Σ Dᵀλ of `equations`, split into the normal part Σ J_Nᵀ λ_N and
-/// the rest (friction, rolling, spinning, sticking or sliding).
-pub(super) fn split_forces(
-    equations: &[Equation],
-    lambda: &[f64],
-    dofs: usize,
-) -> (DVector<f64>, DVector<f64>) {
-    let (mut normal, mut rest) = (DVector::zeros(dofs), DVector::zeros(dofs));
+/// The normal part Σ J_Nᵀ λ_N of the generalized forces of `equations` (the normal
+/// equation's row E is J_N; its force D adds the sliding laws' part).
+pub(super) fn normal_forces(equations: &[Equation], lambda: &[f64], dofs: usize) -> DVector<f64> {
+    let mut normal = DVector::zeros(dofs);
     for (e, &l) in equations.iter().zip(lambda) {
-        e.force.add_transpose_to(l, &mut rest);
-        if let Some(n) = &e.normal {
-            n.add_transpose_to(l, &mut normal);
-            n.add_transpose_to(-l, &mut rest);
+        if e.holds == Holds::Normal {
+            e.row.add_transpose_to(l, &mut normal);
         }
     }
-    (normal, rest)
+    normal
 }
 
 /// A persistent contact's smooth multipliers laid out on its rows: the normal, then each law's

@@ -20,9 +20,10 @@
 //! through its Schur complement: y = S⁻¹ r, Z = S⁻¹ Gᵀ, (G Z) δλ = G y − c, d = y − Z δλ.
 //! The position and velocity levels then hold g = 0 and ġ = 0 exactly as before; their
 //! corrections are now the small residue of a second-order step, not the whole reaction.
-//! (This is the joint part of the three-level scheme of Brüls, Acary & Cardona; contacts
-//! still act by impulses only. A mechanism of more than [`MAX_SMOOTH_EQUATIONS`] joint
-//! equations keeps the impulses-only scheme, first order: the complement here is dense.)
+//! (This is the joint part of the three-level scheme of Brüls, Acary & Cardona; the
+//! persistent contacts' equations, module smooth_contacts, join the same saddle point. A
+//! mechanism of more than [`MAX_SMOOTH_EQUATIONS`] joint equations keeps the impulses-only
+//! scheme, first order: the complement here is dense.)
 //!
 //! Ġ v is the directional derivative of the rows along v: computed by central differences,
 //! [G(q ⊕ εv) − G(q ⊕ −εv)] v / (2ε) with ε ‖v‖∞ = 1e-6 s·m/s, which is exact to about
@@ -43,11 +44,19 @@ use crate::model::System;
 /// step with it, of 300 links 2.4 s; above this the joints act by impulses only, as before.
 pub(super) const MAX_SMOOTH_EQUATIONS: usize = crate::laws::assembly::DENSE_ROWS;
 
-/// True when the predictor solves the joints' smooth reactions for `system`: it has joints,
-/// and at most [`MAX_SMOOTH_EQUATIONS`] equations.
-pub(super) fn holds(system: &System) -> bool {
-    !system.joints.is_empty()
-        && joint_contacts(system, &system.q, system.t).len() <= MAX_SMOOTH_EQUATIONS
+/// The number of joint equations of `system` (their rows at its state).
+pub(super) fn joint_equations(system: &System) -> usize {
+    if system.joints.is_empty() {
+        0
+    } else {
+        joint_contacts(system, &system.q, system.t).len()
+    }
+}
+
+/// True when the predictor solves the smooth reactions of `joint_equations` joint equations:
+/// some, and at most [`MAX_SMOOTH_EQUATIONS`].
+pub(super) fn holds(joint_equations: usize) -> bool {
+    (1..=MAX_SMOOTH_EQUATIONS).contains(&joint_equations)
 }
 
 /// The joint equations at the predicted state, and the persistent contacts' (module
