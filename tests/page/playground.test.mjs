@@ -582,8 +582,15 @@ async function bodyPixels(page) {
         total++;
         if (blue - red > 40 || red - blue > 60) coloured++;
       }
-      out.push({ name: b.name, inView: true, coloured, total, at });
+      out.push({ name: b.name, sphere: b.shape === "sphere", inView: true, coloured, total, at });
     });
+    // A body whose disc lies within a sphere's may be inside it or behind it (the mill's
+    // gimbal sits inside its ball): hidden, not checked.
+    for (const b of out) {
+      const hidden = out.some((s) => s !== b && s.sphere && s.inView && b.inView
+        && Math.hypot(b.at.x - s.at.x, b.at.y - s.at.y) + b.at.r <= s.at.r);
+      if (hidden) b.inView = false;
+    }
     return out;
   });
 }
