@@ -5,7 +5,11 @@
 //!   Runge–Kutta integration (independent of the finite elements);
 //! - the cantilever's flexural frequencies ωₙ = (βₙL)² √(EI/(ρA L⁴)), βₙL the roots of
 //!   1 + cos βL cosh βL = 0 (1.8751, 4.6941, …), found by Newton;
-//! - the linear tip and midspan deflections PL³/(3EI) and PL³/(48EI);
+//! - the linear tip and midspan deflections PL³/(3EI) and PL³/(48EI), and a simply supported
+//!   beam's deflection anywhere under a point load anywhere (its influence line);
+//! - the fundamental frequency of a simply supported beam carrying a mass on a spring at any
+//!   point, from the beam's modal series, and for a rigid mass at midspan from the
+//!   transcendental equation 2 = μ z (tan z − tanh z);
 //! - a free elastic rod striking a rigid wall at v₀: contact lasts 2L/c with c = √(E/ρ),
 //!   the wall force is ρcAv₀ throughout, the rod leaves at −v₀.
 
@@ -114,4 +118,113 @@ pub fn rod_impact(
 ) -> (f64, f64, f64) {
     let c = (modulus / density).sqrt();
     (2.0 * length / c, density * c * area * speed, speed)
+}
+
+/// Deflection at `x` of a simply supported beam (span L, bending stiffness EI) under a point
+/// load P at `a`, in the load's direction, m: for x ≤ a, P b x (L² − b² − x²)/(6 EI L) with
+/// b = L − a, and the mirror image beyond the load. At midspan under a load at midspan,
+/// PL³/(48EI).
+pub fn simply_supported_deflection(
+    (load, a): (f64, f64),
+    x: f64,
+    bending: f64,
+    length: f64,
+) -> f64 {
+    let (a, x) = if x <= a {
+        (a, x)
+    } else {
+        (length - a, length - x)
+    };
+    let b = length - a;
+    load * b * x * (length * length - b * b - x * x) / (6.0 * bending * length)
+}
+
+/// Midspan deflection of a simply supported beam under its own uniform weight q (N/m):
+/// 5qL⁴/(384EI).
+pub fn uniform_load_midspan_deflection(weight_per_length: f64, bending: f64, length: f64) -> f64 {
+    5.0 * weight_per_length * length.powi(4) / (384.0 * bending)
+}
+
+/// Terms of the modal series in [`loaded_bridge_frequency`]: the tail after N terms is
+/// below 1/(3N³) of the first (ωₙ² grows as n⁴).
+const MODAL_TERMS: usize = 2000;
+
+/// The lowest angular frequency (rad/s) of a simply supported Euler–Bernoulli beam (span L,
+/// EI, mass per length ρA) carrying a mass M on a spring k (k = ∞: rigidly) at `position`.
+///
+/// The beam's receptance at a point a, from its modes φₙ = sin(nπx/L) (modal mass ρAL/2,
+/// ωₙ = (nπ/L)² √(EI/ρA)), is α(ω) = Σₙ φₙ(a)² / ((ρAL/2)(ωₙ² − ω²)). The mass on its spring
+/// pushes on the beam with M_k ω² w, M_k = Mk/(k − Mω²), so the coupled frequencies solve
+/// 1 = M_k ω² α(ω). Below min(ω₁, √(k/M)) the right side grows from 0 to ∞, so the lowest
+/// root is there, found by bisection. NaN for a mass on a support (it does not load the
+/// beam's first mode).
+pub fn loaded_bridge_frequency(
+    (mass, stiffness): (f64, f64),
+    position: f64,
+    (bending, mass_per_length, length): (f64, f64, f64),
+) -> f64 {
+    let pi = std::f64::consts::PI;
+    let modal_mass = 0.5 * mass_per_length * length;
+    let omega_n = |n: usize| (n as f64 * pi / length).powi(2) * (bending / mass_per_length).sqrt();
+    let shapes: Vec<(f64, f64)> = (1..=MODAL_TERMS)
+        .map(|n| {
+            let phi = libm::sin(n as f64 * pi * position / length);
+            (phi * phi / modal_mass, omega_n(n).powi(2))
+        })
+        .collect();
+    if shapes[0].0 <= 1e-24 {
+        return f64::NAN;
+    }
+    let excess = |omega: f64| {
+        let w2 = omega * omega;
+        let receptance: f64 = shapes.iter().map(|(s, on2)| s / (on2 - w2)).sum();
+        let effective = if stiffness.is_finite() {
+            mass * stiffness / (stiffness - mass * w2)
+        } else {
+            mass
+        };
+        1.0 - effective * w2 * receptance
+    };
+    let mut top = omega_n(1);
+    if stiffness.is_finite() {
+        top = top.min((stiffness / mass).sqrt());
+    }
+    let (mut lo, mut hi) = (0.0, top);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if excess(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The lowest angular frequency (rad/s) of a simply supported beam (span L, EI, ρA) with a
+/// rigid point mass M at midspan, from the symmetric mode of each half (w = A sin βx +
+/// B sinh βx, w′(L/2) = 0, the mass's inertia the jump in shear 2EI w‴ = −Mω² w): with
+/// z = βL/2 and μ = M/(ρAL), 2 = μ z (tan z − tanh z), z ∈ (0, π/2); ω = (2z/L)² √(EI/ρA).
+/// (μ = 0: z = π/2, the bare beam; μ → ∞: ω² → 48EI/(ML³), the spring PL³/(48EI) under M.)
+pub fn central_mass_frequency(mass: f64, bending: f64, mass_per_length: f64, length: f64) -> f64 {
+    let mu = mass / (mass_per_length * length);
+    let g = |z: f64| mu * z * (libm::tan(z) - libm::tanh(z)) - 2.0;
+    // g rises from −2 at z = 0 to +∞ at π/2.
+    let (mut lo, mut hi) = (0.0, std::f64::consts::FRAC_PI_2);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if g(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let z = 0.5 * (lo + hi);
+    (2.0 * z / length).powi(2) * (bending / mass_per_length).sqrt()
 }

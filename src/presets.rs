@@ -563,6 +563,25 @@ static PRESETS: &[Preset] = &[
         ],
         build: crate::presets_beams::flexible_bar,
     },
+    Preset {
+        name: "sphere-on-bridge",
+        description: "A ball (a disk in the plane) rolling slowly across a simply supported steel bridge 20 mm × 10 mm on a compliant contact, implicit penalty steps: the midspan deflection follows the influence line P x(3L² − 4x²)/(48EI) + 5qL⁴/(384EI), PL³/(48EI) with the ball at midspan, and the loaded bridge's first coupled mode (K_beam + Jᵀ k J) φ = ω² M φ the beam's modal series with the ball on its contact spring.",
+        parameters: &[
+            p("m", "ball mass", "kg", 0.1, 100.0, 10.0),
+            p("R", "ball radius", "m", 0.01, 0.2, 0.05),
+            p("v0", "rolling speed", "m/s", 0.0, 2.0, 0.1),
+            p("x0", "start along the bridge", "m", 0.0, 5.0, 0.05),
+            p("L", "span", "m", 0.2, 5.0, 1.0),
+            p("E", "Young's modulus", "Pa", 1e9, 1e12, 2.1e11),
+            Parameter {
+                step: 2.0,
+                ..p("n", "elements (even)", "1", 2.0, 100.0, 20.0)
+            },
+            p("k", "contact stiffness", "N/m", 1e5, 1e10, 1e8),
+            p("mu", "friction coefficient", "1", 0.0, 1.0, 0.5),
+        ],
+        build: crate::presets_beams::sphere_on_bridge,
+    },
 ];
 
 /// The slider-crank's crank radius, rod length ratio and crank speed (rigid and flexible).
@@ -851,6 +870,10 @@ pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
             "beam.{tip}.vy [m/s]~beam.{tip}.y [m]",
         ],
         "flexible-bar-on-supports" => &["bar.n0.y [m]~t [s]", "bar.{tip}.y [m]~bar.n0.y [m]"],
+        "sphere-on-bridge" => &[
+            "bridge.n{half}.y [m]~ball.x [m]",
+            "ball/bridge#0.normal [N]~t [s]",
+        ],
         "elastic-rod-impact" => &[
             "rod/wall#{last}.normal [N]~t [s]",
             "rod.{tip}.vx [m/s]~t [s]",

@@ -1,4 +1,4 @@
-//! Presets with flexible beams (seed 002's flexible elements): a cantilever under a tip load, an elastic rod striking a wall, an elastic bar on two penalty supports (seed 003), and a slider-crank with an elastic rod.
+//! Presets with flexible beams (seed 002's flexible elements): a cantilever under a tip load, an elastic rod striking a wall, an elastic bar on two penalty supports (seed 003), a slider-crank with an elastic rod, and a ball rolling across a flexible bridge.
 
 use crate::presets::Values;
 use crate::scene::{BeamSpec, BodySpec, ForceSpec, Scene, ShapeSpec};
@@ -192,4 +192,109 @@ pub(crate) fn flexible_slider_crank(v: &Values) -> Scene {
     let mut s = crate::presets::slider_crank_with(v, Some((v.get("E"), elements)));
     s.stepper.dt = 5e-4;
     s
+}
+
+/// The bridge's section and material: 20 mm wide, 10 mm high, ρ = 7850 kg/m³ (steel).
+pub const BRIDGE_SECTION: (f64, f64, f64) = (0.02, 0.01, 7850.0);
+
+/// The bridge's bending stiffness EI (N·m²), mass per length ρA (kg/m) and weight per
+/// length (N/m) at Young's modulus `modulus`.
+pub fn bridge_properties(modulus: f64) -> (f64, f64, f64) {
+    let (width, height, density) = BRIDGE_SECTION;
+    let rho_a = density * width * height;
+    (
+        modulus * width * height.powi(3) / 12.0,
+        rho_a,
+        rho_a * GRAVITY,
+    )
+}
+
+const GRAVITY: f64 = 9.81;
+
+/// The bridge's element count: `n` rounded to an even number (≥ 2), so a node sits at
+/// midspan.
+pub fn bridge_elements(n: f64) -> usize {
+    (2.0 * (0.5 * n).round()).max(2.0) as usize
+}
+
+/// A ball (a disk of mass m and radius R) rolling at v₀ from x₀ across a simply supported
+/// steel bridge (span L, pinned at x = 0, on a roller at L, section [`BRIDGE_SECTION`], E
+/// given, n elements), compliant contact of stiffness k with friction μ, under the implicit
+/// penalty stepper (the beam's forces taken at the end of each step: it rests at its exact
+/// static equilibrium). The ball starts touching the straight bridge; the run lasts until
+/// it reaches L − x₀ (the time its energy gives it, rolling down into the sag and out), or
+/// 5 s when it starts at rest.
+pub(crate) fn sphere_on_bridge(v: &Values) -> Scene {
+    let (mass, radius, speed, start) = (v.get("m"), v.get("R"), v.get("v0"), v.get("x0"));
+    let (length, modulus, stiffness) = (v.get("L"), v.get("E"), v.get("k"));
+    let (width, height, density) = BRIDGE_SECTION;
+    let start = start.clamp(0.0, length);
+    let mut s = empty("sphere-on-bridge");
+    s.gravity = Some(vec![0.0, -GRAVITY]);
+    s.bodies.push(BodySpec {
+        name: "ball".into(),
+        fixed: false,
+        mass: Some(mass),
+        inertia: None,
+        position: [start, 0.5 * height + radius],
+        angle: 0.0,
+        velocity: [speed, 0.0],
+        angular_velocity: -speed / radius,
+        shape: ShapeSpec::Disk { radius },
+        contact_points: Vec::new(),
+    });
+    s.beams.push(BeamSpec {
+        name: "bridge".into(),
+        start: [0.0, 0.0],
+        end: [length, 0.0],
+        elements: bridge_elements(v.get("n")),
+        youngs_modulus: modulus,
+        density,
+        width,
+        height,
+        supports: [SupportSpec::Pinned, SupportSpec::Roller],
+        mass: MassSpec::Consistent,
+        damping: None,
+        velocity: [0.0, 0.0],
+        angular_velocity: 0.0,
+    });
+    s.material.stiffness = stiffness;
+    s.material.damping = 0.0;
+    s.material.friction = v.get("mu");
+    s.material.restitution = 0.0;
+    s.stepper.kind = "penalty-implicit".into();
+    s.stepper.dt = 1e-3;
+    s.contact_margin = 0.01;
+    s.duration = crossing_time(v, length - start);
+    s
+}
+
+/// The time the ball takes from x₀ to `end`, rolling without slip along the quasi-static
+/// sag under it: the bridge's own w_q(x) and its load's w_P(x) = P x²(L − x)²/(3EIL). Half
+/// the load's work P w_P goes into the bending (Clapeyron), so a rolling disk (kinetic energy
+/// ¾ m v²) has v(x)² = v₀² + (4/3) g [w_q + ½ w_P]ₓ₀ˣ. 5 s when it does not move.
+fn crossing_time(v: &Values, end: f64) -> f64 {
+    let (mass, speed, start, length) = (v.get("m"), v.get("v0"), v.get("x0"), v.get("L"));
+    let (bending, _, weight) = bridge_properties(v.get("E"));
+    if speed <= 0.0 || end <= start {
+        return 5.0;
+    }
+    let sag = |x: f64| {
+        0.5 * crate::beam_theory::simply_supported_deflection(
+            (mass * GRAVITY, x),
+            x,
+            bending,
+            length,
+        ) + weight * x * (length - x) * (length * length + x * (length - x)) / (24.0 * bending)
+    };
+    let steps = 400;
+    let dx = (end - start) / steps as f64;
+    (0..steps)
+        .map(|i| {
+            let x = start + (i as f64 + 0.5) * dx;
+            let v2 = speed * speed + 4.0 / 3.0 * GRAVITY * (sag(x) - sag(start));
+            dx / v2.max(1e-12).sqrt()
+        })
+        .sum::<f64>()
+        .min(600.0)
 }

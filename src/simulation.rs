@@ -829,14 +829,15 @@ impl Simulation {
     /// Every stepper as offered for this scene: available or not, and what it leaves out.
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
         let mut offers = crate::integrators::offers(&self.settings.material, self.system.held_by());
-        // Moreau–Jean and the penalty steppers take a beam's elastic forces explicitly: not at
-        // a step above its limit.
+        // Moreau–Jean and the explicit penalty stepper take a beam's elastic forces
+        // explicitly: not at a step above its limit (NSGA and the implicit penalty stepper take
+        // them at the end of the step).
         if let Some(limit) = self.system.explicit_step_limit()
             && self.time_step() > limit
         {
             for offer in offers
                 .iter_mut()
-                .filter(|o| o.available && o.name != "nsga")
+                .filter(|o| o.available && !matches!(o.name, "nsga" | "penalty-implicit"))
             {
                 offer.available = false;
                 offer.note = format!(

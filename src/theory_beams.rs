@@ -1,6 +1,9 @@
-//! Theory lines of the beam presets: the cantilever's static deflection (linear and elastica) and frequencies, the rod's impact (duration, force, rebound), the flexible bar's modes against the rigid bar's, the flexible slider-crank's energy balance.
+//! Theory lines of the beam presets: the cantilever's static deflection (linear and elastica) and frequencies, the rod's impact (duration, force, rebound), the flexible bar's modes against the rigid bar's, the flexible slider-crank's energy balance, the bridge's influence line and loaded mode.
 
-use crate::beam_theory::{cantilever_elastica, cantilever_frequency, rod_impact};
+use crate::beam_theory::{
+    cantilever_elastica, cantilever_frequency, loaded_bridge_frequency, rod_impact,
+    simply_supported_deflection, uniform_load_midspan_deflection,
+};
 use crate::presets_beams::{ROD, STEEL};
 use crate::simulation::Simulation;
 use crate::theory::{TheoryLine, line};
@@ -16,6 +19,7 @@ pub(crate) fn lines(
         "elastic-rod-impact" => Some(rod(sim, p)),
         "flexible-bar-on-supports" => Some(flexible_bar(sim, p)),
         "flexible-slider-crank" => Some(flexible_slider_crank(sim, p)),
+        "sphere-on-bridge" => Some(sphere_on_bridge(sim, p)),
         _ => None,
     }
 }
@@ -207,4 +211,71 @@ fn flexible_slider_crank(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<Theor
     .into_iter()
     .chain(crate::theory::joints_held(events))
     .collect()
+}
+
+/// The ball's x (m) and the bridge's midspan deflection (m, downward positive) now.
+pub fn bridge_state(sim: &Simulation) -> (f64, f64) {
+    let system = sim.system();
+    let x = system
+        .body_index("ball")
+        .map_or(f64::NAN, |i| system.bodies[i].pose(&system.q).position.x);
+    let midspan = system.body_index("bridge").and_then(|i| {
+        let body = &system.bodies[i];
+        match &body.kind {
+            crate::model::BodyKind::Beam(beam) => {
+                let nodes = beam.node_coordinates(body.q_of(&system.q));
+                Some(-nodes[nodes.len() / 2][1])
+            }
+            _ => None,
+        }
+    });
+    (x, midspan.unwrap_or(f64::NAN))
+}
+
+fn sphere_on_bridge(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine> {
+    let (mass, length, stiffness) = (p("m"), p("L"), p("k"));
+    let (bending, rho_a, weight) = crate::presets_beams::bridge_properties(p("E"));
+    let load = mass * 9.81;
+    let (x, midspan) = bridge_state(sim);
+    let on_bridge = (0.0..=length).contains(&x) && !sim.compressed_contacts().is_empty();
+    let own = uniform_load_midspan_deflection(weight, bending, length);
+    let under_ball = simply_supported_deflection((load, x), 0.5 * length, bending, length) + own;
+    // Within half an element of midspan the ball is "at midspan".
+    let half_element = 0.5 * length / crate::presets_beams::bridge_elements(p("n")) as f64;
+    let at_midspan = on_bridge && (x - 0.5 * length).abs() <= half_element;
+    let lowest = if on_bridge {
+        sim.modes().omega.first().copied().unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
+    vec![
+        line(
+            "midspan deflection, ball at x: P x(3L² − 4x²)/(48EI) + 5qL⁴/(384EI) (quasi-static)",
+            "m",
+            if on_bridge { under_ball } else { own },
+            midspan,
+        ),
+        line(
+            "midspan deflection, ball at midspan: PL³/(48EI) + 5qL⁴/(384EI)",
+            "m",
+            load * length.powi(3) / (48.0 * bending) + own,
+            if at_midspan { midspan } else { f64::NAN },
+        ),
+        line(
+            "ω₁ loaded: 1 = M_k ω² Σ sin²(nπx/L)/((ρAL/2)(ωₙ² − ω²)), M_k = Mk/(k − Mω²); modes (K_beam + Jᵀ k J) φ = ω² M φ",
+            "rad/s",
+            if on_bridge {
+                loaded_bridge_frequency((mass, stiffness), x, (bending, rho_a, length))
+            } else {
+                f64::NAN
+            },
+            lowest,
+        ),
+        line(
+            "ω₁ of the bare bridge π² √(EI/(ρA L⁴))",
+            "rad/s",
+            crate::beam_theory::simply_supported_frequency(1, bending, rho_a, length),
+            if on_bridge { f64::NAN } else { lowest },
+        ),
+    ]
 }

@@ -26,8 +26,9 @@ fn every_preset_runs_ten_seconds_under_every_offered_stepper() {
     for preset in presets::all() {
         let probe = Simulation::from_preset(preset.name, &[]).unwrap();
         // Every stepper runs every rigid scene, with joints or without; beams run under all
-        // but the acceleration stepper, Moreau–Jean and the two penalty steppers (explicit
-        // in the elastic forces) only below the beam's explicit limit.
+        // but the acceleration stepper: NSGA and the implicit penalty stepper at any step,
+        // Moreau–Jean and the explicit penalty stepper (explicit in the elastic forces) only
+        // below the beam's explicit limit.
         let offered = probe.steppers_for().iter().filter(|o| o.available).count();
         let explicit = usize::from(
             probe
@@ -36,7 +37,7 @@ fn every_preset_runs_ten_seconds_under_every_offered_stepper() {
                 .is_none_or(|limit| limit >= probe.time_step()),
         );
         let expected = match probe.system().held_by() {
-            Some("flexible beams") => 1 + 3 * explicit,
+            Some("flexible beams") => 2 + 2 * explicit,
             _ => 5,
         };
         assert_eq!(
@@ -59,6 +60,12 @@ fn every_preset_runs_ten_seconds_under_every_offered_stepper() {
                 10.0
             };
             let steps = sim.steps_for(span);
+            let beams: Vec<bool> = sim
+                .system()
+                .bodies
+                .iter()
+                .map(|b| matches!(b.kind, contactlab::model::BodyKind::Beam(_)))
+                .collect();
             let h = sim.time_step();
             // Gap and gap rate of each contact at the start of the step (the last one's end).
             let mut start: BTreeMap<ContactKey, (f64, f64)> = BTreeMap::new();
@@ -68,7 +75,11 @@ fn every_preset_runs_ten_seconds_under_every_offered_stepper() {
                     Err(e) => panic!("{} under {}: step {k} failed: {e}", preset.name, offer.name),
                 };
                 for c in &report.contacts {
-                    if c.normal > 0.0 || c.impulse > 0.0 {
+                    // A beam's point moves by its own vibrations within a step (h ω_max ≫ 1
+                    // under the implicit steppers), so the rates at the step's ends do not
+                    // bound how far it travels: its contacts are not held to this reach.
+                    let on_beam = beams[c.key.first] || beams[c.key.second];
+                    if (c.normal > 0.0 || c.impulse > 0.0) && !on_beam {
                         let Some(&(d0, rate0)) = start.get(&c.key) else {
                             continue; // not within the margin at the start: nothing to compare
                         };

@@ -265,11 +265,7 @@ fn colliders<'a>(system: &'a System, q: &DVector<f64>) -> Vec<Collider<'a>> {
             orientation: b.orientation(q),
             feet: &b.contact_points,
             nodes: match &b.kind {
-                crate::model::BodyKind::Beam(beam) => beam
-                    .node_coordinates(b.q_of(q))
-                    .iter()
-                    .map(|n| glam::DVec2::new(n[0], n[1]))
-                    .collect(),
+                crate::model::BodyKind::Beam(beam) => beam.node_coordinates(b.q_of(q)),
                 _ => Vec::new(),
             },
         })

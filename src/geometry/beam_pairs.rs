@@ -1,7 +1,7 @@
-//! A flexible beam's contacts: its nodes on a half-plane, and a disk against its centreline.
+//! A flexible beam's contacts: its nodes on a half-plane, and a disk against its deformed (Hermite) centreline.
 //!
-//! The beam's centreline is taken as the polyline through its nodes (the chords of its
-//! elements), its surface a distance t (half the section's height) from it. Arms are measured
+//! The beam's centreline is its elements' cubic Hermite curves ([`crate::model::hermite`]),
+//! its surface a distance t (half the section's height) from it. Arms are measured
 //! from the beam's reference point, its tip (see [`crate::model::PlanarBeam`]), whose point
 //! Jacobian finds the material point again from them.
 
@@ -9,34 +9,41 @@ use glam::DVec2;
 
 use super::{ContactGeometry, GapKinematics};
 use crate::model::Pose;
+use crate::model::hermite::Segment;
 
-/// Feature numbers of a disk touching a beam at a node start here (at an element's interior
-/// the feature is the element's number).
-pub const NODE_FEATURES: u32 = 400;
+/// Feature numbers of the curve's low points between nodes start here (a node's feature is
+/// its number).
+pub const LOW_POINT_FEATURES: u32 = 100_000;
 
-/// Contacts of the beam's nodes (centres `nodes`, section half height `t`, reference point
-/// `tip`) with the half-plane of `plane`, each with d = n·(x_k − x_B) − t ≤ `margin`.
-///
-/// Between two nodes the chord is straight, so no point of it is lower than its ends: the
-/// nodes are the polyline's only point features against a flat surface.
+/// Contacts of the beam (nodes `nodes` (x, y, θ), section half height `t`, reference point
+/// `tip`) with the half-plane of `plane`: each node, and each point between nodes where the
+/// Hermite centreline dips lower than near its ends (n·p′ = 0, [`Segment::lowest_along`]),
+/// with d = n·(p − x_B) − t ≤ `margin`.
 pub fn nodes_on_plane(
-    nodes: &[DVec2],
+    nodes: &[[f64; 3]],
     t: f64,
     tip: DVec2,
     plane: Pose,
     margin: f64,
 ) -> Vec<ContactGeometry> {
     let n = plane.rotate(DVec2::Y);
+    let low_points = nodes.windows(2).enumerate().filter_map(|(e, w)| {
+        let segment = Segment::new(w[0], w[1]);
+        let xi = segment.lowest_along(n)?;
+        Some((LOW_POINT_FEATURES + e as u32, segment.point(xi)))
+    });
     nodes
         .iter()
         .enumerate()
-        .filter_map(|(k, &x)| {
+        .map(|(k, node)| (k as u32, DVec2::new(node[0], node[1])))
+        .chain(low_points)
+        .filter_map(|(feature, x)| {
             let lever = x - plane.position;
             let gap = n.dot(lever) - t;
             (gap <= margin).then(|| {
                 let point_a = x - t * n;
                 ContactGeometry::planar(
-                    k as u32,
+                    feature,
                     gap,
                     n,
                     (point_a, point_a - gap * n),
@@ -48,58 +55,55 @@ pub fn nodes_on_plane(
         .collect()
 }
 
-/// Contacts of a disk (radius `r`, centre `c`) with the beam's centreline: one at each
-/// element whose nearest point to c lies strictly inside it, and one at each node that is
-/// nearest for both its elements (the disk on a convex bend), with
-/// d = |c − p| − r − t ≤ `margin`, n = (c − p)/|c − p| from the beam towards the disk.
+/// Contacts of a disk (radius `r`, centre `c`) with the beam's centreline, the elements'
+/// cubic Hermite curves ([`crate::model::hermite`]): one at each nearest point of the curve to
+/// c strictly inside an element, and one at each node nearest for both its elements (an end
+/// of the beam, or a node met exactly), with d = |c − p| − r − t ≤ `margin` and
+/// n = (c − p)/|c − p| from the beam towards the disk. The curve is C¹, so a disk rolling
+/// along the beam keeps one contact whose foot moves smoothly from element to element; the
+/// contacts are numbered in order along the beam, so it keeps its number too.
 pub fn disk_on_beam(
     r: f64,
     c: DVec2,
-    (nodes, t, tip): (&[DVec2], f64, DVec2),
+    (nodes, t, tip): (&[[f64; 3]], f64, DVec2),
     margin: f64,
 ) -> Vec<ContactGeometry> {
-    let mut out = Vec::new();
     let reach = r + t + margin;
-    // The fraction along each element of c's projection (unclamped).
-    let fraction = |e: usize| {
-        let d = nodes[e + 1] - nodes[e];
-        (c - nodes[e]).dot(d) / d.length_squared()
-    };
-    let mut push = |feature: u32, p: DVec2| {
-        let separation = c - p;
-        let distance = separation.length();
-        if distance > reach || distance == 0.0 {
-            return;
-        }
-        let n = separation / distance;
-        let gap = distance - r - t;
-        out.push(ContactGeometry {
-            feature,
-            gap,
-            normal: n.extend(0.0),
-            arm_a: (-r * n).extend(0.0),
-            arm_b: (p + t * n - tip).extend(0.0),
-            point_b: (p + t * n).extend(0.0),
-            kinematics: GapKinematics::PointToPoint {
-                arm_a: glam::DVec3::ZERO,
-                arm_b: (p - tip).extend(0.0),
-                separation: separation.extend(0.0),
-            },
-        });
-    };
-    let elements = nodes.len() - 1;
-    for e in 0..elements {
-        let s = fraction(e);
-        if s > 0.0 && s < 1.0 {
-            push(e as u32, nodes[e] + (nodes[e + 1] - nodes[e]) * s);
+    let segments: Vec<Segment> = nodes.windows(2).map(|w| Segment::new(w[0], w[1])).collect();
+    let nearest: Vec<f64> = segments.iter().map(|s| s.nearest(c).0).collect();
+    let mut feet = Vec::new();
+    for (e, segment) in segments.iter().enumerate() {
+        let xi = nearest[e];
+        // Interior feet; at a node, the node's own foot (once) when the elements on both
+        // sides of it have their nearest point there.
+        let at_start = xi == 0.0 && (e == 0 || nearest[e - 1] == 1.0);
+        let at_last_end = xi == 1.0 && e + 1 == segments.len();
+        if (xi > 0.0 && xi < 1.0) || at_start || at_last_end {
+            feet.push(segment.point(xi));
         }
     }
-    for (k, &node) in nodes.iter().enumerate() {
-        let before = k == 0 || fraction(k - 1) >= 1.0;
-        let after = k == elements || fraction(k) <= 0.0;
-        if before && after {
-            push(NODE_FEATURES + k as u32, node);
-        }
-    }
-    out
+    feet.into_iter()
+        .filter_map(|p| {
+            let separation = c - p;
+            let distance = separation.length();
+            (distance <= reach && distance > 0.0).then_some((p, separation, distance))
+        })
+        .enumerate()
+        .map(|(feature, (p, separation, distance))| {
+            let n = separation / distance;
+            ContactGeometry {
+                feature: feature as u32,
+                gap: distance - r - t,
+                normal: n.extend(0.0),
+                arm_a: (-r * n).extend(0.0),
+                arm_b: (p + t * n - tip).extend(0.0),
+                point_b: (p + t * n).extend(0.0),
+                kinematics: GapKinematics::PointToPoint {
+                    arm_a: glam::DVec3::ZERO,
+                    arm_b: (p - tip).extend(0.0),
+                    separation: separation.extend(0.0),
+                },
+            }
+        })
+        .collect()
 }

@@ -58,7 +58,7 @@ pub enum Shape {
         /// Half extents along the body's x, y and z, m.
         half_extents: DVec3,
     },
-    /// A flexible beam's centreline (the polyline through its nodes, see
+    /// A flexible beam's centreline (its elements' Hermite curves, see
     /// [`crate::model::PlanarBeam`]) and its surface `half_thickness` from it.
     Beam {
         /// Half the section's height, m.
@@ -93,7 +93,8 @@ impl Shape {
             Shape::Box { .. } => 4,
             Shape::Cuboid { .. } => 8,
             Shape::Disk { .. } | Shape::Sphere { .. } => 1,
-            Shape::Beam { nodes, .. } => *nodes,
+            // Each node, and a low point between each two.
+            Shape::Beam { nodes, .. } => 2 * *nodes - 1,
             Shape::HalfPlane | Shape::Plane => 0,
         }
     }
@@ -241,8 +242,8 @@ pub struct Collider<'a> {
     pub orientation: DQuat,
     /// Body-fixed contact points that replace corners as the body's point features.
     pub feet: &'a [DVec3],
-    /// A beam's node centres in world axes (empty for rigid bodies), m.
-    pub nodes: Vec<DVec2>,
+    /// A beam's nodes (x, y, θ) in world axes (empty for rigid bodies): m, m, rad.
+    pub nodes: Vec<[f64; 3]>,
 }
 
 impl Collider<'_> {

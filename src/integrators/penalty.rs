@@ -28,10 +28,13 @@
 //! a piecewise-linear system solved by Newton's method on the set of loaded contacts
 //! (each iteration solves (M + h(kh + c) Σ_loaded J_iᵀJ_i) v⁺ = M v + h f − h k Σ_loaded J_iᵀ dᵢ
 //! by Cholesky, then re-evaluates which contacts are loaded). It is stable for every h but
-//! damps the contact oscillation numerically.
+//! damps the contact oscillation numerically. A flexible body's elastic and damping forces are
+//! taken at the end of the step as well, linearised with its tangent (linearly implicit
+//! Euler), so a beam sets no step limit and rests at its exact static equilibrium.
 //!
 //! *Friction* (both schemes) is a regularised Coulomb law on the loaded contacts, taken
-//! explicitly from the start-of-step slip u_T (in the tangent frame):
+//! explicitly from the start-of-step slip u_T (in the tangent frame; with a beam the implicit
+//! scheme takes its drag at the end of the step, see `implicit_velocity_with_tangent`):
 //!
 //! ```text
 //!     F_T = −μ N u_T / max(‖u_T‖, v_ε)
@@ -145,20 +148,9 @@ impl PenaltyStepper {
         let momentum = system.mass().apply(&system.v) + f * h;
         let free = system.mass().apply_inverse(&momentum);
         let mut v = system.v.clone();
-        let loaded = |v: &DVector<f64>| -> Vec<bool> {
-            contacts
-                .iter()
-                .map(|ct| implicit_force(ct, v, k, c, h) > 0.0)
-                .collect()
-        };
-        let mut set = loaded(&v);
-        for iteration in 1..=50 {
-            let on: Vec<&Contact> = contacts
-                .iter()
-                .zip(&set)
-                .filter(|(_, on)| **on)
-                .map(|(ct, _)| ct)
-                .collect();
+        let mut set = loaded_set(contacts, &v, (k, c, h));
+        for iteration in 1..=NEWTON_ITERATIONS {
+            let on = loaded_contacts(contacts, &set);
             // Whole mass blocks: a beam's consistent mass couples the contact's nodes to the rest.
             let dofs: Vec<usize> = system.mass().whole_blocks(
                 &on.iter()
@@ -167,28 +159,14 @@ impl PenaltyStepper {
             );
             v = free.clone();
             if !dofs.is_empty() {
-                let local = |j: usize| dofs.binary_search(&j).unwrap_or(0);
-                let mut a: DMatrix<f64> = system.mass().dense_block(&dofs);
-                let mut rhs = DVector::from_fn(dofs.len(), |i, _| momentum[dofs[i]]);
-                for ct in &on {
-                    let mut j = DVector::zeros(dofs.len());
-                    for &(index, x) in &ct.normal_row.entries {
-                        j[local(index)] += x;
-                    }
-                    a += (&j * j.transpose()) * (h * (k * h + c));
-                    rhs -= &j * (h * k * ct.gap);
-                }
-                let solved = a
-                    .cholesky()
-                    .ok_or_else(|| {
-                        Error::Solver("penalty-implicit: singular iteration matrix".into())
-                    })?
-                    .solve(&rhs);
+                let a: DMatrix<f64> = system.mass().dense_block(&dofs);
+                let rhs = DVector::from_fn(dofs.len(), |i, _| momentum[dofs[i]]);
+                let solved = solve_loaded(a, rhs, &on, &dofs, (k, c, h))?;
                 for (i, &d) in dofs.iter().enumerate() {
                     v[d] = solved[i];
                 }
             }
-            let next = loaded(&v);
+            let next = loaded_set(contacts, &v, (k, c, h));
             if next == set {
                 return Ok((v, iteration, true));
             }
@@ -196,7 +174,218 @@ impl PenaltyStepper {
         }
         // The loaded set still changes: the velocities are not a solution of the step's
         // equations, and the report says so.
-        Ok((v, 50, false))
+        Ok((v, NEWTON_ITERATIONS, false))
+    }
+
+    /// The implicit step with a flexible body: its elastic and damping forces are taken at
+    /// the end of the step too, linearised (q⁺ = q + h v⁺),
+    ///
+    /// ```text
+    ///     f(q⁺, v⁺) ≈ f + h ∂f/∂q v⁺ + ∂f/∂v (v⁺ − v),
+    ///     (M − h² ∂f/∂q − h ∂f/∂v + h Σ [(kh + c) J_iᵀJ_i + η_i J_Tiᵀ J_Ti]) v⁺
+    ///         = M v + h f − h ∂f/∂v v − h k Σ J_iᵀ d_i,
+    /// ```
+    ///
+    /// (linearly implicit Euler: no step limit from the elements). The friction is the
+    /// regularised law's drag F_T = −η u_T⁺ with η = μN / max(‖u_T‖, v_ε) from the start-of-step
+    /// slip, taken at the end of the step: an explicit drag on a beam's light nodes would need
+    /// h η / m_node < 2. N is the iterate's, so Newton runs until the loaded set holds and N
+    /// settles. At rest (v = v⁺ = 0) the equations read f + Σ J_iᵀ N_i = 0: a resting structure
+    /// sits at its exact static equilibrium whatever h. A is solved body by body and inside a
+    /// beam's band (O(n)); the loaded contacts' rows are a low-rank update, solved by
+    /// Woodbury's identity in their own small block.
+    fn implicit_velocity_with_tangent(
+        system: &System,
+        contacts: &[Contact],
+        settings: &ContactSettings,
+        h: f64,
+    ) -> Result<ImplicitStep> {
+        let material = &settings.material;
+        let (k, c) = (material.stiffness, material.damping);
+        let (q, v0) = (&system.q, &system.v);
+        // A⁻¹ x with A = M − h² ∂f/∂q − h ∂f/∂v, body by body and inside a beam's band.
+        let solve = |x: &DVector<f64>| {
+            system
+                .solve_force_tangent(q, v0, (h * h, h), x)
+                .ok_or_else(|| {
+                    Error::field(
+                        "forces",
+                        "penalty-implicit with a beam takes constant loads only (no springs)",
+                    )
+                })
+        };
+        // M v + h f − h ∂f/∂v v = M v + h f(q, 0): the bodies' forces are affine in v (a
+        // beam's Rayleigh damping; planar rigid bodies have no velocity forces).
+        let at_rest = system.generalized_forces(q, &DVector::zeros(v0.len()), system.t);
+        let momentum = system.mass().apply(v0) + at_rest * h;
+        let free = solve(&momentum)?;
+        // η_i / N_i from the start-of-step slip.
+        let drag_per_newton: Vec<f64> = contacts
+            .iter()
+            .map(|ct| {
+                let speed = ct
+                    .tangent_rows
+                    .iter()
+                    .map(|r| r.dot(v0).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                material.friction / speed.max(material.slip_regularization)
+            })
+            .collect();
+        let normals = |v: &DVector<f64>| -> Vec<f64> {
+            contacts
+                .iter()
+                .map(|ct| implicit_force(ct, v, k, c, h))
+                .collect()
+        };
+        let dofs = system.dofs();
+        // A⁻¹ J_iᵀ for each contact's rows, computed once: the loaded set only chooses
+        // among them.
+        let mut responses: Vec<(DVector<f64>, Vec<DVector<f64>>)> =
+            Vec::with_capacity(contacts.len());
+        for ct in contacts {
+            let column = |row: &crate::contact::JacobianRow| -> Result<DVector<f64>> {
+                let mut j = DVector::zeros(dofs);
+                row.add_transpose_to(1.0, &mut j);
+                solve(&j)
+            };
+            let normal = column(&ct.normal_row)?;
+            let tangents = if material.friction > 0.0 {
+                ct.tangent_rows
+                    .iter()
+                    .map(column)
+                    .collect::<Result<Vec<_>>>()?
+            } else {
+                Vec::new()
+            };
+            responses.push((normal, tangents));
+        }
+        let mut v = v0.clone();
+        let mut n = normals(&v);
+        let mut converged = false;
+        let mut iterations = 0;
+        while iterations < NEWTON_ITERATIONS && !converged {
+            iterations += 1;
+            // (A + U W Uᵀ) v = momentum − h k Σ J_iᵀ d_i by Woodbury over the loaded rows:
+            // v = y − Z (W⁻¹ + Uᵀ Z)⁻¹ Uᵀ y with Z = A⁻¹U, y = A⁻¹(right side).
+            let mut y = free.clone();
+            let mut rows: Vec<(&crate::contact::JacobianRow, &DVector<f64>, f64)> = Vec::new();
+            for (((ct, &ni), &eta), (normal, tangents)) in contacts
+                .iter()
+                .zip(&n)
+                .zip(&drag_per_newton)
+                .zip(&responses)
+            {
+                if ni <= 0.0 {
+                    continue;
+                }
+                y -= normal * (h * k * ct.gap);
+                rows.push((&ct.normal_row, normal, h * (k * h + c)));
+                for (row, z) in ct.tangent_rows.iter().zip(tangents) {
+                    if eta > 0.0 {
+                        rows.push((row, z, h * eta * ni));
+                    }
+                }
+            }
+            v = y.clone();
+            if !rows.is_empty() {
+                let m = rows.len();
+                let small = nalgebra::DMatrix::from_fn(m, m, |i, j| {
+                    rows[i].0.dot(rows[j].1) + if i == j { 1.0 / rows[i].2 } else { 0.0 }
+                });
+                let projected = DVector::from_fn(m, |i, _| rows[i].0.dot(&y));
+                let weights = small.lu().solve(&projected).ok_or_else(|| {
+                    Error::Solver("penalty-implicit: singular contact block".into())
+                })?;
+                for (i, (_, z, _)) in rows.iter().enumerate() {
+                    v -= *z * weights[i];
+                }
+            }
+            let next = normals(&v);
+            converged = next
+                .iter()
+                .zip(&n)
+                .all(|(a, b)| (a > &0.0) == (b > &0.0) && (a - b).abs() <= 1e-10 * (1.0 + a.abs()));
+            n = next;
+        }
+        let frictions = contacts
+            .iter()
+            .zip(&n)
+            .zip(&drag_per_newton)
+            .map(|((ct, &ni), &eta)| {
+                ct.tangent_rows
+                    .iter()
+                    .map(|r| -eta * ni * r.dot(&v))
+                    .collect()
+            })
+            .collect();
+        Ok(ImplicitStep {
+            v,
+            normals: n,
+            frictions,
+            iterations,
+            converged,
+        })
+    }
+}
+
+/// What the implicit step with a flexible body found.
+struct ImplicitStep {
+    /// v⁺.
+    v: DVector<f64>,
+    /// Each contact's normal force, N.
+    normals: Vec<f64>,
+    /// Each contact's friction force along its tangents, N.
+    frictions: Vec<Vec<f64>>,
+    /// Newton iterations.
+    iterations: usize,
+    /// The loaded set held and the normal forces settled.
+    converged: bool,
+}
+
+/// Newton iterations over the implicit step's loaded set before it says it did not converge.
+const NEWTON_ITERATIONS: usize = 50;
+
+/// Which contacts the implicit law loads at end-of-step velocities `v`.
+fn loaded_set(contacts: &[Contact], v: &DVector<f64>, (k, c, h): (f64, f64, f64)) -> Vec<bool> {
+    contacts
+        .iter()
+        .map(|ct| implicit_force(ct, v, k, c, h) > 0.0)
+        .collect()
+}
+
+fn loaded_contacts<'a>(contacts: &'a [Contact], set: &[bool]) -> Vec<&'a Contact> {
+    contacts
+        .iter()
+        .zip(set)
+        .filter(|(_, on)| **on)
+        .map(|(ct, _)| ct)
+        .collect()
+}
+
+/// Solves (A + h(kh + c) Σ J_iᵀJ_i) v⁺ = rhs − h k Σ J_iᵀ d_i over the generalized velocities
+/// `dofs` (sorted) for the loaded contacts `on`: by Cholesky, or LU where A is not positive
+/// definite (a beam's tangent past buckling).
+fn solve_loaded(
+    mut a: DMatrix<f64>,
+    mut rhs: DVector<f64>,
+    on: &[&Contact],
+    dofs: &[usize],
+    (k, c, h): (f64, f64, f64),
+) -> Result<DVector<f64>> {
+    let local = |j: usize| dofs.binary_search(&j).unwrap_or(0);
+    for ct in on {
+        let mut j = DVector::zeros(dofs.len());
+        for &(index, x) in &ct.normal_row.entries {
+            j[local(index)] += x;
+        }
+        a += (&j * j.transpose()) * (h * (k * h + c));
+        rhs -= &j * (h * k * ct.gap);
+    }
+    let singular = || Error::Solver("penalty-implicit: singular iteration matrix".into());
+    match a.clone().cholesky() {
+        Some(chol) => Ok(chol.solve(&rhs)),
+        None => a.lu().solve(&rhs).ok_or_else(singular),
     }
 }
 
@@ -215,8 +404,11 @@ impl Stepper for PenaltyStepper {
         settings: &ContactSettings,
         h: f64,
     ) -> Result<Stepped> {
-        // The applied and elastic forces enter explicitly: a beam's elements bound the step.
-        system.check_explicit_step(h, self.name())?;
+        // The explicit scheme takes the elastic forces explicitly: a beam's elements bound its
+        // step. The implicit one takes them at the end of the step.
+        if self.scheme == PenaltyScheme::Explicit {
+            system.check_explicit_step(h, self.name())?;
+        }
         let material = &settings.material;
         let (k, c) = (material.stiffness, material.damping);
         let (mu, v_eps) = (material.friction, material.slip_regularization);
@@ -225,7 +417,8 @@ impl Stepper for PenaltyStepper {
             start.into_iter().partition(|c| c.bilateral);
         let f = system.generalized_forces(&system.q, &system.v, system.t);
         let mut report = StepReport::default();
-        let (v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
+        let mut frictions: Option<Vec<Vec<f64>>> = None;
+        let (mut v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
             PenaltyScheme::Explicit => {
                 let mut total = f.clone();
                 let forces: Vec<f64> = contacts
@@ -238,6 +431,17 @@ impl Stepper for PenaltyStepper {
                     .collect();
                 (&system.v + system.mass().apply_inverse(&total) * h, forces)
             }
+            PenaltyScheme::Implicit if system.has_beams() => {
+                let solved = Self::implicit_velocity_with_tangent(system, &contacts, settings, h)?;
+                report.record_solve(
+                    super::StepSolver::Newton,
+                    solved.iterations,
+                    0.0,
+                    solved.converged,
+                );
+                frictions = Some(solved.frictions);
+                (solved.v, solved.normals)
+            }
             PenaltyScheme::Implicit => {
                 let (v, iterations, converged) =
                     Self::implicit_velocity(system, &contacts, &f, settings, h)?;
@@ -249,20 +453,23 @@ impl Stepper for PenaltyStepper {
                 (v, forces)
             }
         };
-        // Friction, explicit in both schemes: from the start-of-step slip and the step's N.
-        let frictions: Vec<Vec<f64>> = contacts
-            .iter()
-            .zip(&forces)
-            .map(|(ct, &n)| regularised_friction(ct, &system.v, n, mu, v_eps))
-            .collect();
-        let mut v_next = v_next;
-        if mu > 0.0 {
-            let mut drag = DVector::zeros(system.dofs());
-            for (ct, fr) in contacts.iter().zip(&frictions) {
-                add_friction(ct, fr, &mut drag);
+        // Friction, explicit (from the start-of-step slip and the step's N) unless the step
+        // took it already.
+        let frictions = frictions.unwrap_or_else(|| {
+            let frictions: Vec<Vec<f64>> = contacts
+                .iter()
+                .zip(&forces)
+                .map(|(ct, &n)| regularised_friction(ct, &system.v, n, mu, v_eps))
+                .collect();
+            if mu > 0.0 {
+                let mut drag = DVector::zeros(system.dofs());
+                for (ct, fr) in contacts.iter().zip(&frictions) {
+                    add_friction(ct, fr, &mut drag);
+                }
+                v_next += system.mass().apply_inverse(&drag) * h;
             }
-            v_next += system.mass().apply_inverse(&drag) * h;
-        }
+            frictions
+        });
         // Joints as under Moreau–Jean: ġ(v⁺) = 0 by the laws' bilateral impulses (the
         // reactions), and after the step the projection onto g = 0 and ġ = 0.
         let newton = NewtonOptions::default();

@@ -16,21 +16,25 @@
 //!   Hermite element (the 22l, 13l terms) turns with the chord, so it is left out: what stays
 //!   is the part of the consistent mass that does not depend on the configuration.
 //!
-//! Gravity is the consistent load M·g, and its potential −(M g)·x. Rayleigh damping
+//! Gravity is the work of ρA g on the deformed centreline, the elements' Hermite curves:
+//! ρA l₀ g·∫p dξ = ρA l₀ g·[(x₁ + x₂)/2 + (θ₁ − θ₂) Δ⊥/12] per element, so its load is M·g
+//! at the nodes plus the end moments ±ρA g l₀²/12 of a level element (the Hermite element's
+//! consistent load, without which a uniform load's nodal deflections are short by O(l₀²)). Rayleigh damping
 //! C = a M + b K_t(q) is optional. The reference point (the body's `position`, where loads
 //! act and what the trace's x, y follow) is the last node, the tip.
 //!
-//! **Material points.** A point of the beam is located by its nearest point on the chord
-//! polyline (element e, fraction s ∈ [0, 1]); it moves as the chord point, (1 − s) ẋ_e +
-//! s ẋ_{e+1}, plus the section's rotation (1 − s) θ̇_e + s θ̇_{e+1} about it. Contacts use
-//! the polyline as the centreline, exact at the nodes and within the sagitta κ l₀²/8 between
-//! them.
+//! **Material points.** A point of the beam is located by its nearest point on the deformed
+//! centreline, the elements' cubic Hermite curves (element e, ξ ∈ [0, 1]; module
+//! [`super::hermite`]); it moves as that curve's point at fixed ξ, plus the section's rotation
+//! there about it. Contacts use the same curve, so a gap and its rate are exact between nodes
+//! as at them.
 
 use glam::{DQuat, DVec2, DVec3};
 use nalgebra::DMatrix;
 
 use super::Pose;
 use super::corotational::{Element, ElementState, SectionStiffness};
+use super::hermite::Segment;
 use super::kind::BodyModel;
 
 /// Half-bandwidth of a beam's matrices over its free coordinates: an element couples two
@@ -343,51 +347,110 @@ impl PlanarBeam {
         k
     }
 
-    /// The nearest point of the chord polyline to `p`: element, fraction along it, point.
-    pub fn locate(&self, nodes: &[[f64; 3]], p: DVec2) -> (usize, f64, DVec2) {
-        let mut best = (0, 0.0, DVec2::new(nodes[0][0], nodes[0][1]), f64::INFINITY);
+    /// The element segments (their Hermite centrelines) with the nodes at `nodes`.
+    pub fn segments(&self, nodes: &[[f64; 3]]) -> Vec<Segment> {
+        nodes.windows(2).map(|w| Segment::new(w[0], w[1])).collect()
+    }
+
+    /// The nearest point of the deformed centreline to `p`: element, ξ along it, the point
+    /// and the element's segment. The chord polyline picks the element (the curve lies
+    /// within its sagitta κ l₀²/8 of it); that element and its neighbours are then searched
+    /// on their Hermite curves.
+    pub fn locate(&self, nodes: &[[f64; 3]], p: DVec2) -> (usize, f64, DVec2, Segment) {
+        let mut nearest_chord = (0, f64::INFINITY);
         for e in 0..self.elements.len() {
             let a = DVec2::new(nodes[e][0], nodes[e][1]);
             let b = DVec2::new(nodes[e + 1][0], nodes[e + 1][1]);
             let d = b - a;
             let s = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
-            let c = a + d * s;
-            let dist = (p - c).length_squared();
-            if dist < best.3 {
-                best = (e, s, c, dist);
+            let dist = (p - a - d * s).length_squared();
+            if dist < nearest_chord.1 {
+                nearest_chord = (e, dist);
             }
         }
-        (best.0, best.1, best.2)
+        let e0 = nearest_chord.0;
+        let mut best: Option<(usize, f64, f64, Segment)> = None;
+        for e in e0.saturating_sub(1)..=(e0 + 1).min(self.elements.len() - 1) {
+            let segment = Segment::new(nodes[e], nodes[e + 1]);
+            let (xi, dist) = segment.nearest(p);
+            if best.is_none_or(|b| dist < b.2) {
+                best = Some((e, xi, dist, segment));
+            }
+        }
+        let (e, xi, _, segment) = best.expect("a beam has at least one element");
+        (e, xi, segment.point(xi), segment)
+    }
+
+    /// A material point's element, ξ, centreline point and segment, from its world position
+    /// tip + `arm`.
+    fn material_point(&self, q: &[f64], arm: DVec3) -> (usize, f64, DVec2, Segment) {
+        let nodes = self.node_coordinates(q);
+        let tip = nodes[self.nodes() - 1];
+        self.locate(&nodes, DVec2::new(tip[0] + arm.x, tip[1] + arm.y))
+    }
+
+    /// Pushes an element's six coefficients onto its nodes' free coordinates.
+    fn push_element(&self, e: usize, row: [f64; 6], out: &mut Vec<(usize, f64)>) {
+        for (k, x) in row.into_iter().enumerate() {
+            if x != 0.0 {
+                self.push(3 * e + k, x, out);
+            }
+        }
     }
 
     /// The deformed centreline drawn from the elements' shape functions: `per_element`
-    /// points along each element (and the last node), each with the unit normal there.
-    ///
-    /// In an element's chord frame the deflection is the Hermite cubic
-    /// w(ξ) = l [θ̄₁ (ξ − 2ξ² + ξ³) + θ̄₂ (ξ³ − ξ²)], ξ ∈ [0, 1], its slope
-    /// w' = θ̄₁ (1 − 4ξ + 3ξ²) + θ̄₂ (3ξ² − 2ξ).
+    /// points along each element (and the last node), each with the unit normal there (the
+    /// curve of [`super::hermite`]).
     pub fn centreline(&self, q: &[f64], per_element: usize) -> Vec<(DVec2, DVec2)> {
-        let nodes = self.node_coordinates(q);
-        let states = self.states(&nodes);
-        let mut out = Vec::with_capacity(per_element * self.elements.len() + 1);
-        for (e, st) in states.iter().enumerate() {
-            let (t1, t2) = (st.rotations[0], st.rotations[1]);
-            let chord = DVec2::new(st.c, st.s);
-            let normal = chord.perp();
-            let start = DVec2::new(nodes[e][0], nodes[e][1]);
-            let last = e + 1 == states.len();
-            let count = if last { per_element + 1 } else { per_element };
+        let segments = self.segments(&self.node_coordinates(q));
+        let mut out = Vec::with_capacity(per_element * segments.len() + 1);
+        for (e, segment) in segments.iter().enumerate() {
+            let count = if e + 1 == segments.len() {
+                per_element + 1
+            } else {
+                per_element
+            };
             for k in 0..count {
                 let xi = k as f64 / per_element as f64;
-                let w =
-                    st.l * (t1 * (xi - 2.0 * xi * xi + xi.powi(3)) + t2 * (xi.powi(3) - xi * xi));
-                let slope = t1 * (1.0 - 4.0 * xi + 3.0 * xi * xi) + t2 * (3.0 * xi * xi - 2.0 * xi);
-                let p = start + chord * (xi * st.l) + normal * w;
-                let n = (normal - chord * slope).normalize();
-                out.push((p, n));
+                out.push((segment.point(xi), segment.normal(xi)));
             }
         }
         out
+    }
+
+    /// For element `e` between nodes `a` and `b`: c = ρA l₀/12, d = θ_a − θ_b and
+    /// s = g·Δ⊥ (Δ = x_b − x_a), whose product is the share of gravity's work on the
+    /// element's Hermite curve beyond M g (module docs).
+    fn gravity_moment_terms(
+        &self,
+        e: usize,
+        a: [f64; 3],
+        b: [f64; 3],
+        g: DVec2,
+    ) -> (f64, f64, f64) {
+        let c = self.section.mass_per_length * self.elements[e].length / 12.0;
+        let chord = DVec2::new(b[0] - a[0], b[1] - a[1]);
+        (c, a[2] - b[2], g.dot(chord.perp()))
+    }
+
+    /// Adds the gradient of gravity's work c d s on each element's Hermite curve beyond M g:
+    /// the end moments ±c s (±q l²/12 across a level element) and, through Δ⊥, the small
+    /// forces c d (∓g_y, ±g_x) at its ends. (Their q-derivative, of order c g, is left out of
+    /// the tangent: 1e-5 of the bending terms for a steel beam.)
+    fn add_gravity_moments(&self, nodes: &[[f64; 3]], g: DVec2, full: &mut [f64]) {
+        if g == DVec2::ZERO {
+            return;
+        }
+        for (e, w) in nodes.windows(2).enumerate() {
+            let (c, d, s) = self.gravity_moment_terms(e, w[0], w[1], g);
+            let o = 3 * e;
+            full[o] -= c * d * g.y;
+            full[o + 1] += c * d * g.x;
+            full[o + 2] += c * s;
+            full[o + 3] += c * d * g.y;
+            full[o + 4] -= c * d * g.x;
+            full[o + 5] -= c * s;
+        }
     }
 
     /// Pushes `coefficient` onto node coordinate `index` when it is free.
@@ -458,38 +521,28 @@ impl BodyModel for PlanarBeam {
         self.push(base + 1, linear.y, out);
         self.push(base + 2, angular.z, out);
     }
-    /// The material point at tip + `arm`: its nearest chord point (element e, fraction s)
-    /// moving with the interpolated node velocities, and the section's interpolated rotation
-    /// carrying the offset from it.
+    /// The material point at tip + `arm`: its nearest centreline point (element e, ξ) moving
+    /// as the Hermite curve's point at fixed ξ (exactly: [`super::hermite`]), and the
+    /// section's rotation there carrying the offset from it.
     fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut Vec<(usize, f64)>) {
-        let nodes = self.node_coordinates(q);
-        let tip = nodes[self.nodes() - 1];
-        let p = DVec2::new(tip[0] + arm.x, tip[1] + arm.y);
-        let (e, s, c) = self.locate(&nodes, p);
-        let offset = p - c;
+        let (e, xi, foot, segment) = self.material_point(q, arm);
+        let offset = self.pose(q).position + arm.truncate() - foot;
+        let mut row = segment.row(xi, d.truncate());
         // (ω ẑ × offset)·d = ω (offset × d)_z.
-        let turn = offset.x * d.y - offset.y * d.x;
-        for (node, w) in [(e, 1.0 - s), (e + 1, s)] {
-            if w == 0.0 {
-                continue;
+        let turn = offset.perp_dot(d.truncate());
+        if turn != 0.0 {
+            for (r, x) in row.iter_mut().zip(segment.rotation_row(xi)) {
+                *r += turn * x;
             }
-            self.push(3 * node, w * d.x, out);
-            self.push(3 * node + 1, w * d.y, out);
-            self.push(3 * node + 2, w * turn, out);
         }
+        self.push_element(e, row, out);
     }
     fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
-        let nodes = self.node_coordinates(q);
-        let tip = nodes[self.nodes() - 1];
-        let p = DVec2::new(tip[0] + arm.x, tip[1] + arm.y);
-        let (e, s, _) = self.locate(&nodes, p);
-        for (node, w) in [(e, 1.0 - s), (e + 1, s)] {
-            if w != 0.0 {
-                self.push(3 * node + 2, w * axis.z, out);
-            }
-        }
+        let (e, xi, _, segment) = self.material_point(q, arm);
+        self.push_element(e, segment.rotation_row(xi).map(|x| x * axis.z), out);
     }
-    /// Gravity (M g), the elastic forces −f_int and Rayleigh damping −(a M + b K_t) v.
+    /// Gravity (M g and the elements' end moments), the elastic forces −f_int and Rayleigh
+    /// damping −(a M + b K_t) v.
     fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]) {
         let nodes = self.node_coordinates(q);
         let states = self.states(&nodes);
@@ -497,6 +550,7 @@ impl BodyModel for PlanarBeam {
         let mut full: Vec<f64> = (0..n)
             .map(|i| self.weight[0][i] * gravity.x + self.weight[1][i] * gravity.y)
             .collect();
+        self.add_gravity_moments(&nodes, gravity.truncate(), &mut full);
         for (e, st) in states.iter().enumerate() {
             for (k, x) in st.internal_force().iter().enumerate() {
                 full[3 * e + k] -= x;
@@ -606,9 +660,15 @@ impl BodyModel for PlanarBeam {
     fn potential_energy(&self, q: &[f64], gravity: DVec3) -> f64 {
         let nodes = self.node_coordinates(q);
         let mut v = self.strain_energy(q);
-        // V = −(M g)·q over every node coordinate (f = M g is constant).
+        // V = −(M g)·q over every node coordinate (f = M g is constant), and the end
+        // moments' share −(ρA l₀/12)(θ₁ − θ₂)(g·Δ⊥) element by element.
         for (i, x) in nodes.iter().flatten().enumerate() {
             v -= (self.weight[0][i] * gravity.x + self.weight[1][i] * gravity.y) * x;
+        }
+        let g = gravity.truncate();
+        for (e, w) in nodes.windows(2).enumerate() {
+            let (c, d, s) = self.gravity_moment_terms(e, w[0], w[1], g);
+            v -= c * d * s;
         }
         v
     }

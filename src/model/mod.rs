@@ -15,6 +15,7 @@ pub mod body;
 pub mod corotational;
 pub mod fixed;
 pub mod forces;
+pub mod hermite;
 pub mod joint;
 pub mod kind;
 pub mod mass;
