@@ -775,6 +775,13 @@ impl Simulation {
         self.inner.modes().omega
     }
 
+    /// Each compressed contact's own frequency √(kᵢ Aᵢᵢ) (on its effective mass), rad/s: how
+    /// fast a contact on its own would oscillate, apart from the structure it couples to.
+    #[wasm_bindgen(js_name = contactFrequencies)]
+    pub fn contact_frequencies(&self) -> Vec<f64> {
+        self.inner.modes().decoupled_omega
+    }
+
     /// h·ω_max of the compressed contacts now (the central-difference limit is 2).
     #[wasm_bindgen(getter, js_name = hOmegaMax)]
     pub fn h_omega_max(&self) -> f64 {

@@ -10,7 +10,7 @@
 // run, replayed at their steps). See docs/embed.md.
 
 import init, { Simulation } from "../pkg/contactlab.js";
-import { FixedStepLoop } from "./loop.js";
+import { FixedStepLoop, slowMotion } from "./loop.js";
 import { CanvasView } from "./canvas_view.js";
 import { TracePlots, recordState } from "./plots.js";
 import { buildControls } from "./controls.js";
@@ -242,9 +242,7 @@ export class ContactFigure extends HTMLElement {
     if (options.errors.length) this.showMessage(options.errors.join("; "));
 
     this.loop = new FixedStepLoop({ budgetMs: 4 });
-    this.speed = 1;
-    const fastest = Math.max(0, ...this.sim.frequencies());
-    if (fastest > 0) this.speed = Math.min(1, 6 / fastest);
+    this.speed = slowMotion(this.sim);
     if (options.steps > 0) {
       // A shared run: replay it (with its changes), recording evenly spaced samples for the plots.
       try {

@@ -47,3 +47,17 @@ export class FixedStepLoop {
     this.accumulator = 0;
   }
 }
+
+/**
+ * Slow motion for stiff contacts: the speed (≤ 1) that shows at most about one contact
+ * oscillation per second. Only penalty contacts oscillate (rigid steppers run in real time);
+ * each compressed contact's own frequency √(k A) counts (a beam's bending modes, which the
+ * coupled modes include, are not what the slow motion is for), and under the implicit penalty
+ * stepper only where it resolves it (h·ω < 1): it damps the others within a few steps.
+ */
+export function slowMotion(sim) {
+  if (!sim.stepper.startsWith("penalty")) return 1;
+  const shown = sim.contactFrequencies().filter((w) => sim.stepper !== "penalty-implicit" || w * sim.timeStep < 1);
+  const fastest = Math.max(0, ...shown);
+  return fastest > 0 ? Math.min(1, 6 / fastest) : 1;
+}

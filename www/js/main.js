@@ -2,7 +2,7 @@
 // State that a link can carry (scene, parameters, stepper, h) is read from and written to the URL.
 
 import init, { Simulation } from "../pkg/contactlab.js";
-import { FixedStepLoop } from "./loop.js";
+import { FixedStepLoop, slowMotion } from "./loop.js";
 import { CanvasView } from "./canvas_view.js";
 import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
@@ -273,11 +273,9 @@ function figureCanvas() {
   return composeFigure({ title: `contactlab — ${sim.name}`, caption, view, plots });
 }
 
-/** Slow motion for stiff contact modes: at most about one oscillation per second on screen. */
+/** The speed option nearest the slow motion the scene's contact modes want. */
 function chooseSpeed(sim) {
-  // Only penalty contacts oscillate; rigid steppers run in real time.
-  const fastest = sim.stepper.startsWith("penalty") ? Math.max(0, ...sim.frequencies()) : 0;
-  const wanted = fastest > 0 ? Math.min(1, 6 / fastest) : 1;
+  const wanted = slowMotion(sim);
   const options = [...$("speed").options].map((o) => Number(o.value));
   const distance = (v) => Math.abs(Math.log(v / wanted));
   app.speed = options.reduce((best, v) => (distance(v) < distance(best) ? v : best), options[0]);

@@ -1,0 +1,14 @@
+import { start } from "../tests/page/harness.mjs";
+const { server, base, browser } = await start();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.on("pageerror", (e) => console.log("pageerror:", e.message));
+await page.goto(base + process.argv[2]);
+await page.waitForFunction(() => window.contactlab?.ready && window.contactlab.frames > 10, null, { timeout: 20000 });
+await page.waitForTimeout(Number(process.argv[3] ?? 2500));
+await page.screenshot({ path: "/tmp/p1.png" });
+const plots = await page.$(".plots");
+if (plots) await plots.screenshot({ path: "/tmp/p2.png" });
+const theory = await page.$("#theory");
+if (theory) await theory.screenshot({ path: "/tmp/p3.png" });
+console.log(await page.evaluate(() => [document.querySelector("#speed")?.value, window.contactlab.sim?.time]));
+await browser.close(); server.close();
