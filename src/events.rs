@@ -133,8 +133,9 @@ impl Events {
         }
         self.was_moving = moving;
         for joint in &report.joints {
-            if let Some(speed) = system.joints.get(joint.joint).and_then(|j| j.drive_speed()) {
-                self.drive_work += joint.torque * speed * h;
+            // ∫ τ φ̇ dt with the step's mean torque and φ̇ at mid-step.
+            if let Some(drive) = system.joints.get(joint.joint).and_then(|j| j.drive()) {
+                self.drive_work += joint.torque * drive.at(t - 0.5 * h).1 * h;
             }
             for (g, rate) in joint.constraint.iter().zip(&joint.rate) {
                 self.joint_violation = self.joint_violation.max(g.abs());

@@ -920,6 +920,7 @@ fn pendulum(v: &Values) -> Scene {
         axis: None,
         anchor_b: None,
         drive_speed: None,
+        drive_oscillation: None,
     }];
     s.stepper.kind = "nsga".into();
     // NSGA carries the pin's reaction in its predictor: the period is second order in h,
@@ -1028,6 +1029,7 @@ pub(crate) fn slider_crank_with(v: &Values, flexible: Option<(f64, usize)>) -> S
         axis: None,
         anchor_b: None,
         drive_speed: None,
+        drive_oscillation: None,
     };
     use crate::scene_joints::JointType::{Prismatic, Revolute};
     let mut drive = joint("drive", Revolute, ["crank", "frame"], [0.0, 0.0]);

@@ -284,6 +284,7 @@ pub(crate) fn sphere_mill(v: &Values) -> Scene {
         axis: Some(axis.to_vec()),
         anchor_b: None,
         drive_speed: None,
+        drive_oscillation: None,
     };
     let mut drive = hinge("drive", ["shaft", "floor"], [0.0, 0.0, r], [0.0, 0.0, 1.0]);
     drive.drive_speed = Some(omega);

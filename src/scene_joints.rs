@@ -7,8 +7,11 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, check_each};
-use crate::model::{Body, Hinge, Joint, JointKind, Lock};
+use crate::model::{Body, Drive, Hinge, Joint, JointKind, Lock};
 use crate::scene::limits;
+
+/// Largest |A| of a drive's oscillation, rad.
+pub const MAX_AMPLITUDE: f64 = 100.0;
 
 /// Most joints in a scene.
 pub const MAX_JOINTS: usize = 1024;
@@ -57,6 +60,11 @@ pub struct JointSpec {
     /// space), rad/s (its multiplier is the drive torque).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_speed: Option<f64>,
+    /// An oscillation [A, ω] on top of the drive (rad, rad/s): the prescribed relative
+    /// turning is φ(t) = Ω t + A sin ωt, Ω the `drive_speed` (which it needs; 0 for an
+    /// oscillation alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_oscillation: Option<[f64; 2]>,
 }
 
 impl JointSpec {
@@ -67,6 +75,18 @@ impl JointSpec {
         } else {
             self.name.clone()
         }
+    }
+
+    /// The drive `drive_speed` and `drive_oscillation` prescribe.
+    pub fn drive(&self) -> Option<Drive> {
+        self.drive_speed.map(|speed| {
+            let [amplitude, frequency] = self.drive_oscillation.unwrap_or([0.0, 0.0]);
+            Drive {
+                speed,
+                amplitude,
+                frequency,
+            }
+        })
     }
 
     /// `anchor` in the plane (z dropped).
@@ -206,6 +226,27 @@ impl JointSpec {
             }
             (_, None) => {}
         }
+        if let Some([amplitude, frequency]) = self.drive_oscillation {
+            let field = format!("{path}.drive_oscillation");
+            if self.drive_speed.is_none() {
+                return Err(Error::field(
+                    field,
+                    "needs drive_speed (0 for an oscillation alone)",
+                ));
+            }
+            crate::error::check_range(
+                &format!("{field}[0]"),
+                amplitude,
+                -MAX_AMPLITUDE,
+                MAX_AMPLITUDE,
+            )?;
+            crate::error::check_range(
+                &format!("{field}[1]"),
+                frequency,
+                0.0,
+                limits::ANGULAR_SPEED,
+            )?;
+        }
         match (self.kind, self.drive_speed) {
             (JointType::Revolute, Some(speed)) => crate::error::check_range(
                 &format!("{path}.drive_speed"),
@@ -245,7 +286,7 @@ impl JointSpec {
         };
         let kind = match self.kind {
             JointType::Revolute => JointKind::Revolute {
-                drive: self.drive_speed,
+                drive: self.drive(),
             },
             // Validated away in the plane.
             JointType::Spherical => JointKind::Revolute { drive: None },
@@ -291,7 +332,7 @@ impl JointSpec {
             JointType::Revolute => JointKind::Hinge(Hinge::new(
                 self.axis.as_deref().map_or(DVec3::Z, point3),
                 (r_a, r_b),
-                self.drive_speed,
+                self.drive(),
             )),
             JointType::Distance => JointKind::Distance {
                 length: (anchor_b - anchor).length(),

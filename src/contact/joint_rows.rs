@@ -1,7 +1,7 @@
 //! A joint's equations as bilateral rows: each scalar g_k(q, t) = 0 becomes a [`Contact`]
 //! whose gap is g_k, marked `bilateral` so the laws hold it at zero from both sides (λ of
 //! either sign) and give it no friction. A time-dependent equation (a driven joint) carries
-//! ∂g/∂t as its `rate_bias`: ġ = G v + ∂g/∂t.
+//! ∂g/∂t as its `rate_bias`: ġ = G v + ∂g/∂t, and ∂²g/∂t² as its `acceleration_bias`.
 
 use glam::{DVec2, DVec3};
 use nalgebra::DVector;
@@ -62,6 +62,7 @@ fn row(
         kinematics,
         bilateral: true,
         rate_bias: 0.0,
+        acceleration_bias: 0.0,
     }
 }
 
@@ -123,8 +124,8 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
             )
         })
         .collect();
-    // The relative angle θ_A − θ_B − φ(t) = 0, with ∂g/∂t = −φ̇.
-    if let Some((angle, rate)) = joint.relative_angle(t) {
+    // The relative angle θ_A − θ_B − φ(t) = 0, with ∂g/∂t = −φ̇ and ∂²g/∂t² = −φ̈.
+    if let Some((angle, rate, acceleration)) = joint.relative_angle(t) {
         let k = out.len();
         let mut r = row(
             (a, b),
@@ -136,6 +137,7 @@ fn rows_of(system: &System, q: &DVector<f64>, t: f64, index: usize, joint: &Join
             GapKinematics::Rotation,
         );
         r.rate_bias = -rate;
+        r.acceleration_bias = -acceleration;
         out.push(r);
     }
     out
@@ -227,19 +229,21 @@ fn rows_in_space(
             GapKinematics::AxisPair { u, w },
         ));
     }
-    // A driven hinge turns at Ω: θ − Ω t = 0 (wrapped), ġ = (R_B a_B)·(ω_A − ω_B) − Ω.
-    if let Some(speed) = hinge.drive {
+    // A driven hinge turns as φ(t): θ − φ(t) = 0 (wrapped), ġ = (R_B a_B)·(ω_A − ω_B) − φ̇.
+    if let Some(drive) = hinge.drive {
+        let (angle, rate, acceleration) = drive.at(t);
         let axis = r_b * hinge.axis_b;
         let mut r = row(
             (a, b),
             (index, 5),
-            crate::model::wrap_angle(hinge.turn(r_a, r_b) - speed * t),
+            crate::model::wrap_angle(hinge.turn(r_a, r_b) - angle),
             axis,
             p_b,
             relative_rotation_row(system, q, (a, b), (arm, lever), axis),
             GapKinematics::Rotation,
         );
-        r.rate_bias = -speed;
+        r.rate_bias = -rate;
+        r.acceleration_bias = -acceleration;
         out.push(r);
     }
     out

@@ -114,6 +114,9 @@ pub struct Contact {
     /// ∂g/∂t of a time-dependent joint equation (a drive), m/s: ġ = J_N v + this (0 for
     /// contacts).
     pub rate_bias: f64,
+    /// ∂²g/∂t² of a time-dependent joint equation (a drive that is not at constant speed),
+    /// m/s²: g̈ = J_N v̇ + J̇_N v + this (0 for contacts).
+    pub acceleration_bias: f64,
 }
 
 impl Contact {
@@ -401,5 +404,6 @@ fn build_contact(
         kinematics: g.kinematics,
         bilateral: false,
         rate_bias: 0.0,
+        acceleration_bias: 0.0,
     }
 }

@@ -335,7 +335,10 @@ pub fn acceleration_lcp(
     let b = DVector::from_iterator(
         contacts.len(),
         contacts.iter().map(|c| {
-            let mut bi = c.normal_row.dot(free) + c.normal_velocity_product(system, &system.v);
+            // A drive's ∂²g/∂t² belongs to a joint's acceleration too.
+            let mut bi = c.normal_row.dot(free)
+                + c.normal_velocity_product(system, &system.v)
+                + c.acceleration_bias;
             if let Some((alpha, beta)) = baumgarte {
                 // A joint's rate includes its drive's ∂g/∂t.
                 let rate = c.gap_rate(&system.v) + if c.bilateral { c.rate_bias } else { 0.0 };

@@ -117,7 +117,7 @@ impl JointConstraints {
             };
         let now = rows_of(&joint_rows, &contacts);
         let speed = v.amax();
-        let velocity_products = if speed == 0.0 {
+        let mut velocity_products = if speed == 0.0 {
             DVector::zeros(now.len())
         } else {
             let eps = 1e-6 / speed;
@@ -145,6 +145,10 @@ impl JointConstraints {
                 }),
             )
         };
+        // A drive's ∂²g/∂t² (the rows above move with q only).
+        for (k, c) in joint_rows.iter().enumerate() {
+            velocity_products[k] += c.acceleration_bias;
+        }
         let forces = joint_rows
             .iter()
             .map(|c| c.normal_row.clone())

@@ -4,8 +4,9 @@
 //!
 //! - **revolute**: R_Bᵀ (p_A − p_B) = 0, two equations along B's body axes (each a
 //!   point-on-line gap of A's point against a line of B, so its Jacobian row and J̇v come from
-//!   the same kinematics as a contact's); **driven**, also θ_A − θ_B − (φ₀ + Ω t) = 0, whose
-//!   multiplier is the drive torque;
+//!   the same kinematics as a contact's); **driven**, also θ_A − θ_B − (φ₀ + φ(t)) = 0, whose
+//!   multiplier is the drive torque, with φ(t) = Ω t + A sin ωt ([`Drive`]): ∂g/∂t = −φ̇
+//!   enters the velocity level and ∂²g/∂t² = −φ̈ the acceleration level;
 //! - **prismatic**: n_B · (p_A − p_B) = 0 with n_B = R_B n̂ normal to the sliding axis, and
 //!   θ_A − θ_B − φ₀ = 0;
 //! - **weld**: the revolute pair and θ_A − θ_B − φ₀ = 0;
@@ -23,7 +24,7 @@
 //!   equations and the two axis equations (R_A a)·(R_B b_k) = 0, k = 1, 2, with b_1, b_2
 //!   completing a_B to an orthonormal frame in B. Each is exact in its Jacobian:
 //!   d/dt (u·w) = (ω_A − ω_B)·(u × w) for u fixed in A and w in B. **Driven**, also
-//!   θ − Ω t = 0 with θ the turn of A relative to B about the axis,
+//!   θ − φ(t) = 0 with θ the turn of A relative to B about the axis,
 //!   θ = 2 atan2(a_B · vec(d), d_w), d = (q_B⁻¹ q_A)(q_B⁻¹ q_A)₀⁻¹ (the relative rotation
 //!   since the start, in B's frame), and θ̇ = (R_B a_B)·(ω_A − ω_B) on the joint;
 //! - **weld**: the point equations and three axis equations (R_A u_k)·(R_B w_l) = 0 over
@@ -35,14 +36,48 @@
 
 use glam::{DQuat, DVec2, DVec3};
 
+/// A driven joint's prescribed relative turning since the start,
+/// φ(t) = Ω t + A sin ωt: a constant speed with an oscillation on top.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drive {
+    /// Ω, rad/s.
+    pub speed: f64,
+    /// A, rad (0: none).
+    pub amplitude: f64,
+    /// ω, rad/s.
+    pub frequency: f64,
+}
+
+impl Drive {
+    /// Turning at constant speed Ω.
+    pub fn constant(speed: f64) -> Self {
+        Self {
+            speed,
+            amplitude: 0.0,
+            frequency: 0.0,
+        }
+    }
+
+    /// (φ, φ̇, φ̈) at time t.
+    pub fn at(&self, t: f64) -> (f64, f64, f64) {
+        let (w, a) = (self.frequency, self.amplitude);
+        let (s, c) = (libm::sin(w * t), libm::cos(w * t));
+        (
+            self.speed * t + a * s,
+            self.speed + a * w * c,
+            -a * w * w * s,
+        )
+    }
+}
+
 /// The kinds of joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum JointKind {
-    /// A pin: the two anchor points coincide; the bodies turn freely about it, or at the
-    /// relative speed `drive` (rad/s) when driven.
+    /// A pin: the two anchor points coincide; the bodies turn freely about it, or as
+    /// `drive` prescribes.
     Revolute {
-        /// Prescribed relative angular speed θ̇_A − θ̇_B, rad/s (None: free).
-        drive: Option<f64>,
+        /// Prescribed relative turning θ_A − θ_B − φ₀ (None: free).
+        drive: Option<Drive>,
     },
     /// A slider: A's anchor moves along the line of B through B's anchor with direction
     /// `axis` (in B's frame, unit); no relative rotation.
@@ -111,14 +146,14 @@ pub struct Hinge {
     pub normals_b: [DVec3; 2],
     /// The relative rotation q_B⁻¹ q_A at the start.
     pub rest: DQuat,
-    /// Prescribed relative turning speed about the axis, rad/s (None: free).
-    pub drive: Option<f64>,
+    /// Prescribed relative turning about the axis (None: free).
+    pub drive: Option<Drive>,
 }
 
 impl Hinge {
     /// The hinge along the world direction `axis` between bodies at orientations `a` and
     /// `b` (their starting poses).
-    pub fn new(axis: DVec3, (a, b): (DQuat, DQuat), drive: Option<f64>) -> Self {
+    pub fn new(axis: DVec3, (a, b): (DQuat, DQuat), drive: Option<Drive>) -> Self {
         let axis = axis.normalize();
         let axis_b = b.inverse() * axis;
         let [n1, n2] = crate::contact::tangent_frame(axis_b);
@@ -208,8 +243,8 @@ impl Joint {
         )
     }
 
-    /// The prescribed relative turning speed of a driven joint, rad/s.
-    pub fn drive_speed(&self) -> Option<f64> {
+    /// A driven joint's prescribed turning.
+    pub fn drive(&self) -> Option<Drive> {
         match self.kind {
             JointKind::Revolute { drive } => drive,
             JointKind::Hinge(h) => h.drive,
@@ -217,9 +252,9 @@ impl Joint {
         }
     }
 
-    /// The prescribed relative angle θ_A − θ_B at time t and its rate, when the joint holds
-    /// one (driven revolute, prismatic, weld).
-    pub fn relative_angle(&self, t: f64) -> Option<(f64, f64)> {
+    /// The prescribed relative angle θ_A − θ_B at time t, its rate and its acceleration,
+    /// when the joint holds one (driven revolute, prismatic, weld).
+    pub fn relative_angle(&self, t: f64) -> Option<(f64, f64, f64)> {
         match self.kind {
             JointKind::Revolute { drive: None }
             | JointKind::Distance { .. }
@@ -227,8 +262,11 @@ impl Joint {
             | JointKind::Hinge(_)
             | JointKind::Locked(_)
             | JointKind::Slider { .. } => None,
-            JointKind::Revolute { drive: Some(speed) } => Some((self.angle0 + speed * t, speed)),
-            JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0)),
+            JointKind::Revolute { drive: Some(drive) } => {
+                let (angle, rate, acceleration) = drive.at(t);
+                Some((self.angle0 + angle, rate, acceleration))
+            }
+            JointKind::Prismatic { .. } | JointKind::Weld => Some((self.angle0, 0.0, 0.0)),
         }
     }
 }

@@ -26,7 +26,7 @@ pub use beam::{BeamMass, BeamSection, PlanarBeam, Support};
 pub use body::{Body, BodyKind, Pose};
 pub use fixed::FixedBody;
 pub use forces::{AppliedForce, ForceLaw};
-pub use joint::{Hinge, Joint, JointKind, Lock, wrap_angle};
+pub use joint::{Drive, Hinge, Joint, JointKind, Lock, wrap_angle};
 pub use kind::BodyModel;
 pub use mass::BlockDiagonalMass;
 pub use planar::PlanarRigid;
@@ -264,7 +264,7 @@ impl System {
 
     /// True when some joint is driven (a prescribed relative angle).
     pub fn has_drives(&self) -> bool {
-        self.joints.iter().any(|j| j.drive_speed().is_some())
+        self.joints.iter().any(|j| j.drive().is_some())
     }
 
     /// True when some body is a flexible beam.
