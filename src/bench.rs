@@ -155,7 +155,35 @@ pub fn run(quick: bool) -> String {
             cost[0] / cost[1]
         ));
     }
+    out.push_str(&beam_costs(budget));
     out.push_str(&scaling(budget, if quick { 1000 } else { 10_000 }));
+    out
+}
+
+/// One step of a beam preset against its element count: the ball on the bridge (implicit
+/// penalty: band solve plus the contact's low-rank update) and the rod's impact (NSGA).
+fn beam_costs(budget: Duration) -> String {
+    let mut out = String::from(
+        "\n## A flexible beam's step against its element count\n\n| elements | sphere-on-bridge (penalty-implicit, 1 ms) µs/step | elastic-rod-impact (nsga) µs/step |\n|---|---|---|\n",
+    );
+    for elements in [10.0, 100.0] {
+        let cost = ["sphere-on-bridge", "elastic-rod-impact"].map(|name| {
+            let overrides = [("n".to_string(), elements)];
+            let Ok(mut sim) = Simulation::from_preset(name, &overrides) else {
+                return f64::NAN;
+            };
+            time_per_call(budget, || {
+                if sim.step().is_err() || sim.time() > sim.scene().duration {
+                    let _ = sim.reset();
+                }
+            })
+        });
+        out.push_str(&format!(
+            "| {elements} | {:.1} | {:.1} |\n",
+            cost[0] * 1e6,
+            cost[1] * 1e6
+        ));
+    }
     out
 }
 
