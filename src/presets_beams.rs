@@ -222,8 +222,8 @@ pub fn bridge_elements(n: f64) -> usize {
 /// given, n elements), compliant contact of stiffness k with friction μ, under the implicit
 /// penalty stepper (the beam's forces taken at the end of each step: it rests at its exact
 /// static equilibrium). The ball starts touching the straight bridge; the run lasts until
-/// it reaches L − x₀ (the time its energy gives it, rolling down into the sag and out), or
-/// 5 s when it starts at rest.
+/// it reaches L − min(x₀, L/20) (the time its energy gives it, rolling down into the sag and
+/// out), or 5 s when it starts at rest or already there.
 pub(crate) fn sphere_on_bridge(v: &Values) -> Scene {
     let (mass, radius, speed, start) = (v.get("m"), v.get("R"), v.get("v0"), v.get("x0"));
     let (length, modulus, stiffness) = (v.get("L"), v.get("E"), v.get("k"));
@@ -265,16 +265,16 @@ pub(crate) fn sphere_on_bridge(v: &Values) -> Scene {
     s.stepper.kind = "penalty-implicit".into();
     s.stepper.dt = 1e-3;
     s.contact_margin = 0.01;
-    s.duration = crossing_time(v, length - start);
+    s.duration = crossing_time(v, start, length - start.min(0.05 * length));
     s
 }
 
-/// The time the ball takes from x₀ to `end`, rolling without slip along the quasi-static
+/// The time the ball takes from `start` to `end`, rolling without slip along the quasi-static
 /// sag under it: the bridge's own w_q(x) and its load's w_P(x) = P x²(L − x)²/(3EIL). Half
 /// the load's work P w_P goes into the bending (Clapeyron), so a rolling disk (kinetic energy
 /// ¾ m v²) has v(x)² = v₀² + (4/3) g [w_q + ½ w_P]ₓ₀ˣ. 5 s when it does not move.
-fn crossing_time(v: &Values, end: f64) -> f64 {
-    let (mass, speed, start, length) = (v.get("m"), v.get("v0"), v.get("x0"), v.get("L"));
+fn crossing_time(v: &Values, start: f64, end: f64) -> f64 {
+    let (mass, speed, length) = (v.get("m"), v.get("v0"), v.get("L"));
     let (bending, _, weight) = bridge_properties(v.get("E"));
     if speed <= 0.0 || end <= start {
         return 5.0;

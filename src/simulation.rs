@@ -830,15 +830,17 @@ impl Simulation {
     pub fn steppers_for(&self) -> Vec<crate::integrators::StepperOffer> {
         let mut offers = crate::integrators::offers(&self.settings.material, self.system.held_by());
         // Moreau–Jean and the explicit penalty stepper take a beam's elastic forces
-        // explicitly: not at a step above its limit (NSGA and the implicit penalty stepper take
-        // them at the end of the step).
+        // explicitly: not at a step above its limit. NSGA takes them at the end of the step,
+        // and so does the implicit penalty stepper unless the beam has joints or springs.
+        let implicit_penalty = self.system.beams_implicit_under_penalty();
         if let Some(limit) = self.system.explicit_step_limit()
             && self.time_step() > limit
         {
-            for offer in offers
-                .iter_mut()
-                .filter(|o| o.available && !matches!(o.name, "nsga" | "penalty-implicit"))
-            {
+            for offer in offers.iter_mut().filter(|o| {
+                o.available
+                    && o.name != "nsga"
+                    && !(o.name == "penalty-implicit" && implicit_penalty)
+            }) {
                 offer.available = false;
                 offer.note = format!(
                     "explicit in the beam's elastic forces: needs dt below 2/ω_max = {limit:.2e} s (dt is {:.2e} s)",

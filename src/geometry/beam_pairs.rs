@@ -11,14 +11,13 @@ use super::{ContactGeometry, GapKinematics};
 use crate::model::Pose;
 use crate::model::hermite::Segment;
 
-/// Feature numbers of the curve's low points between nodes start here (a node's feature is
-/// its number).
-pub const LOW_POINT_FEATURES: u32 = 100_000;
-
-/// Contacts of the beam (nodes `nodes` (x, y, θ), section half height `t`, reference point
-/// `tip`) with the half-plane of `plane`: each node, and each point between nodes where the
-/// Hermite centreline dips lower than near its ends (n·p′ = 0, [`Segment::lowest_along`]),
-/// with d = n·(p − x_B) − t ≤ `margin`.
+/// Contacts of the beam's nodes (nodes `nodes` (x, y, θ), section half height `t`, reference
+/// point `tip`) with the half-plane of `plane`, each with d = n·(x_k − x_B) − t ≤ `margin`.
+///
+/// Only the nodes: between two of them the Hermite curve can dip below the chord by at most
+/// its sagitta κl²/8, which these contacts do not see. (Each element's low point as a contact
+/// of its own was tried: beside a node that touches it doubled the contact, and a penalty
+/// contact's force with it.)
 pub fn nodes_on_plane(
     nodes: &[[f64; 3]],
     t: f64,
@@ -27,23 +26,17 @@ pub fn nodes_on_plane(
     margin: f64,
 ) -> Vec<ContactGeometry> {
     let n = plane.rotate(DVec2::Y);
-    let low_points = nodes.windows(2).enumerate().filter_map(|(e, w)| {
-        let segment = Segment::new(w[0], w[1]);
-        let xi = segment.lowest_along(n)?;
-        Some((LOW_POINT_FEATURES + e as u32, segment.point(xi)))
-    });
     nodes
         .iter()
         .enumerate()
-        .map(|(k, node)| (k as u32, DVec2::new(node[0], node[1])))
-        .chain(low_points)
-        .filter_map(|(feature, x)| {
+        .filter_map(|(k, node)| {
+            let x = DVec2::new(node[0], node[1]);
             let lever = x - plane.position;
             let gap = n.dot(lever) - t;
             (gap <= margin).then(|| {
                 let point_a = x - t * n;
                 ContactGeometry::planar(
-                    feature,
+                    k as u32,
                     gap,
                     n,
                     (point_a, point_a - gap * n),
@@ -82,14 +75,16 @@ pub fn disk_on_beam(
             feet.push(segment.point(xi));
         }
     }
+    // Numbered among all the curve's nearest points before the reach is applied, so a foot
+    // far along the beam entering or leaving the margin renumbers none of the others.
     feet.into_iter()
-        .filter_map(|p| {
+        .enumerate()
+        .filter_map(|(feature, p)| {
             let separation = c - p;
             let distance = separation.length();
-            (distance <= reach && distance > 0.0).then_some((p, separation, distance))
+            (distance <= reach && distance > 0.0).then_some((feature, p, separation, distance))
         })
-        .enumerate()
-        .map(|(feature, (p, separation, distance))| {
+        .map(|(feature, p, separation, distance)| {
             let n = separation / distance;
             ContactGeometry {
                 feature: feature as u32,

@@ -93,8 +93,7 @@ impl Shape {
             Shape::Box { .. } => 4,
             Shape::Cuboid { .. } => 8,
             Shape::Disk { .. } | Shape::Sphere { .. } => 1,
-            // Each node, and a low point between each two.
-            Shape::Beam { nodes, .. } => 2 * *nodes - 1,
+            Shape::Beam { nodes, .. } => *nodes,
             Shape::HalfPlane | Shape::Plane => 0,
         }
     }

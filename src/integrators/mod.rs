@@ -397,6 +397,10 @@ pub fn offers(material: &ContactMaterial, needs: Option<&str>) -> Vec<StepperOff
                     Some("flexible beams") => "does not take flexible beams yet",
                     _ => "does not hold joints yet",
                 }];
+            } else if needs == Some("flexible beams") && name == "penalty-implicit" {
+                notes.push(
+                    "beam forces implicit (linearly implicit Euler); explicit, below 2/ω_max, with joints or springs",
+                );
             } else if needs == Some("flexible beams") && name != "nsga" {
                 notes.push(
                     "elastic forces explicit: stable only below the beam's step limit 2/ω_max",

@@ -182,15 +182,16 @@ impl PenaltyStepper {
     ///
     /// ```text
     ///     f(q⁺, v⁺) ≈ f + h ∂f/∂q v⁺ + ∂f/∂v (v⁺ − v),
-    ///     (M − h² ∂f/∂q − h ∂f/∂v + h Σ [(kh + c) J_iᵀJ_i + η_i J_Tiᵀ J_Ti]) v⁺
+    ///     (M − h² ∂f/∂q − h ∂f/∂v + h Σ [(kh + c) J_iᵀJ_i + η_i N_i J_Tiᵀ J_Ti]) v⁺
     ///         = M v + h f − h ∂f/∂v v − h k Σ J_iᵀ d_i,
     /// ```
     ///
     /// (linearly implicit Euler: no step limit from the elements). The friction is the
-    /// regularised law's drag F_T = −η u_T⁺ with η = μN / max(‖u_T‖, v_ε) from the start-of-step
-    /// slip, taken at the end of the step: an explicit drag on a beam's light nodes would need
-    /// h η / m_node < 2. N is the iterate's, so Newton runs until the loaded set holds and N
-    /// settles. At rest (v = v⁺ = 0) the equations read f + Σ J_iᵀ N_i = 0: a resting structure
+    /// regularised law's drag F_T = −η N u_T⁺ with η = μ / max(‖u_T⁺‖, ‖u_T⁰‖, v_ε), taken at
+    /// the end of the step (an explicit drag on a beam's light nodes would need
+    /// h η N / m_node < 2), so ‖F_T‖ ≤ μN. Newton first finds the loaded set without friction,
+    /// then a fixed-point iteration on that set settles N and η together. At rest
+    /// (v = v⁺ = 0) the equations read f + Σ J_iᵀ N_i = 0: a resting structure
     /// sits at its exact static equilibrium whatever h. A is solved body by body and inside a
     /// beam's band (O(n)); the loaded contacts' rows are a low-rank update, solved by
     /// Woodbury's identity in their own small block.
@@ -219,19 +220,27 @@ impl PenaltyStepper {
         let at_rest = system.generalized_forces(q, &DVector::zeros(v0.len()), system.t);
         let momentum = system.mass().apply(v0) + at_rest * h;
         let free = solve(&momentum)?;
-        // η_i / N_i from the start-of-step slip.
-        let drag_per_newton: Vec<f64> = contacts
+        // η_i / N_i = μ / max(‖u_T‖, ‖u_T⁰‖, v_ε): from the start-of-step slip, and from the
+        // iterate's, so that at convergence ‖F_T‖ = η N ‖u_T⁺‖ ≤ μN.
+        let slip = |ct: &Contact, v: &DVector<f64>| {
+            ct.tangent_rows
+                .iter()
+                .map(|r| r.dot(v).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        };
+        let start_slip: Vec<f64> = contacts
             .iter()
-            .map(|ct| {
-                let speed = ct
-                    .tangent_rows
-                    .iter()
-                    .map(|r| r.dot(v0).powi(2))
-                    .sum::<f64>()
-                    .sqrt();
-                material.friction / speed.max(material.slip_regularization)
-            })
+            .map(|ct| slip(ct, v0).max(material.slip_regularization))
             .collect();
+        let drag = |v: &DVector<f64>| -> Vec<f64> {
+            contacts
+                .iter()
+                .zip(&start_slip)
+                .map(|(ct, &s0)| material.friction / slip(ct, v).max(s0))
+                .collect()
+        };
+        let mut drag_per_newton = drag(v0);
         let normals = |v: &DVector<f64>| -> Vec<f64> {
             contacts
                 .iter()
@@ -260,34 +269,27 @@ impl PenaltyStepper {
             };
             responses.push((normal, tangents));
         }
-        let mut v = v0.clone();
-        let mut n = normals(&v);
-        let mut converged = false;
-        let mut iterations = 0;
-        while iterations < NEWTON_ITERATIONS && !converged {
-            iterations += 1;
-            // (A + U W Uᵀ) v = momentum − h k Σ J_iᵀ d_i by Woodbury over the loaded rows:
-            // v = y − Z (W⁻¹ + Uᵀ Z)⁻¹ Uᵀ y with Z = A⁻¹U, y = A⁻¹(right side).
+        // (A + U W Uᵀ) v = momentum − h k Σ J_iᵀ d_i by Woodbury over the loaded rows
+        // (`on`), with each one's friction drag `drag_force` = η N:
+        // v = y − Z (W⁻¹ + Uᵀ Z)⁻¹ Uᵀ y with Z = A⁻¹U, y = A⁻¹(right side).
+        let solve_with = |on: &[bool], drag_force: &[f64]| -> Result<DVector<f64>> {
             let mut y = free.clone();
             let mut rows: Vec<(&crate::contact::JacobianRow, &DVector<f64>, f64)> = Vec::new();
-            for (((ct, &ni), &eta), (normal, tangents)) in contacts
-                .iter()
-                .zip(&n)
-                .zip(&drag_per_newton)
-                .zip(&responses)
+            for (((ct, &loaded), &eta_n), (normal, tangents)) in
+                contacts.iter().zip(on).zip(drag_force).zip(&responses)
             {
-                if ni <= 0.0 {
+                if !loaded {
                     continue;
                 }
                 y -= normal * (h * k * ct.gap);
                 rows.push((&ct.normal_row, normal, h * (k * h + c)));
                 for (row, z) in ct.tangent_rows.iter().zip(tangents) {
-                    if eta > 0.0 {
-                        rows.push((row, z, h * eta * ni));
+                    if eta_n > 0.0 {
+                        rows.push((row, z, h * eta_n));
                     }
                 }
             }
-            v = y.clone();
+            let mut v = y.clone();
             if !rows.is_empty() {
                 let m = rows.len();
                 let small = nalgebra::DMatrix::from_fn(m, m, |i, j| {
@@ -301,13 +303,61 @@ impl PenaltyStepper {
                     v -= *z * weights[i];
                 }
             }
-            let next = normals(&v);
-            converged = next
-                .iter()
-                .zip(&n)
-                .all(|(a, b)| (a > &0.0) == (b > &0.0) && (a - b).abs() <= 1e-10 * (1.0 + a.abs()));
-            n = next;
+            Ok(v)
+        };
+        // 1. The loaded set, without friction (Newton on the piecewise-linear normal law).
+        let no_drag = vec![0.0; contacts.len()];
+        let mut on: Vec<bool> = normals(v0).iter().map(|&n| n > 0.0).collect();
+        let mut v = v0.clone();
+        let mut set_found = false;
+        let mut iterations = 0;
+        while iterations < NEWTON_ITERATIONS && !set_found {
+            iterations += 1;
+            v = solve_with(&on, &no_drag)?;
+            let next: Vec<bool> = normals(&v).iter().map(|&n| n > 0.0).collect();
+            set_found = next == on;
+            on = next;
         }
+        // 2. On that set, the friction: fixed-point iteration on the drag η N, N the loaded
+        // contacts' spring force −k d − (kh + c) J v⁺ and η from the slips, until both settle.
+        let spring = |v: &DVector<f64>| -> Vec<f64> {
+            contacts
+                .iter()
+                .zip(&on)
+                .map(|(ct, &loaded)| {
+                    if loaded {
+                        -k * ct.gap - (k * h + c) * ct.normal_row.dot(v)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        };
+        let mut n = spring(&v);
+        let mut settled = material.friction == 0.0;
+        let mut rounds = 0;
+        while !settled && rounds < NEWTON_ITERATIONS {
+            rounds += 1;
+            let drag_force: Vec<f64> = n
+                .iter()
+                .zip(&drag_per_newton)
+                .map(|(&ni, &eta)| eta * ni.max(0.0))
+                .collect();
+            v = solve_with(&on, &drag_force)?;
+            let (next_n, next_drag) = (spring(&v), drag(&v));
+            let close = |a: &f64, b: &f64| (a - b).abs() <= 1e-9 * (1.0 + a.abs());
+            settled = next_n.iter().zip(&n).all(|(a, b)| close(a, b))
+                && next_drag
+                    .iter()
+                    .zip(&drag_per_newton)
+                    .all(|(a, b)| close(a, b));
+            n = next_n;
+            drag_per_newton = next_drag;
+        }
+        // A loaded contact the friction turned to pulling means the set was not the answer.
+        let converged = set_found && settled && n.iter().all(|&x| x >= 0.0);
+        let n: Vec<f64> = n.into_iter().map(|x| x.max(0.0)).collect();
+        let iterations = iterations + rounds;
         let frictions = contacts
             .iter()
             .zip(&n)
@@ -364,8 +414,8 @@ fn loaded_contacts<'a>(contacts: &'a [Contact], set: &[bool]) -> Vec<&'a Contact
 }
 
 /// Solves (A + h(kh + c) Σ J_iᵀJ_i) v⁺ = rhs − h k Σ J_iᵀ d_i over the generalized velocities
-/// `dofs` (sorted) for the loaded contacts `on`: by Cholesky, or LU where A is not positive
-/// definite (a beam's tangent past buckling).
+/// `dofs` (sorted) for the loaded contacts `on`: by Cholesky, or LU should rounding leave the
+/// mass block short of positive definite.
 fn solve_loaded(
     mut a: DMatrix<f64>,
     mut rhs: DVector<f64>,
@@ -405,8 +455,11 @@ impl Stepper for PenaltyStepper {
         h: f64,
     ) -> Result<Stepped> {
         // The explicit scheme takes the elastic forces explicitly: a beam's elements bound its
-        // step. The implicit one takes them at the end of the step.
-        if self.scheme == PenaltyScheme::Explicit {
+        // step. The implicit one takes them at the end of the step, unless the beam has joints
+        // or springs (System::beams_implicit_under_penalty).
+        let beams_implicit =
+            self.scheme == PenaltyScheme::Implicit && system.beams_implicit_under_penalty();
+        if !beams_implicit {
             system.check_explicit_step(h, self.name())?;
         }
         let material = &settings.material;
@@ -415,12 +468,13 @@ impl Stepper for PenaltyStepper {
         // Joints are not compliant: their rows are held by impulses and projection below.
         let (joints, contacts): (Vec<Contact>, Vec<Contact>) =
             start.into_iter().partition(|c| c.bilateral);
-        let f = system.generalized_forces(&system.q, &system.v, system.t);
+        // The forces at the start of the step (the beams' implicit path takes its own).
+        let f = || system.generalized_forces(&system.q, &system.v, system.t);
         let mut report = StepReport::default();
         let mut frictions: Option<Vec<Vec<f64>>> = None;
         let (mut v_next, forces): (DVector<f64>, Vec<f64>) = match self.scheme {
             PenaltyScheme::Explicit => {
-                let mut total = f.clone();
+                let mut total = f();
                 let forces: Vec<f64> = contacts
                     .iter()
                     .map(|ct| {
@@ -431,7 +485,7 @@ impl Stepper for PenaltyStepper {
                     .collect();
                 (&system.v + system.mass().apply_inverse(&total) * h, forces)
             }
-            PenaltyScheme::Implicit if system.has_beams() => {
+            PenaltyScheme::Implicit if beams_implicit => {
                 let solved = Self::implicit_velocity_with_tangent(system, &contacts, settings, h)?;
                 report.record_solve(
                     super::StepSolver::Newton,
@@ -444,7 +498,7 @@ impl Stepper for PenaltyStepper {
             }
             PenaltyScheme::Implicit => {
                 let (v, iterations, converged) =
-                    Self::implicit_velocity(system, &contacts, &f, settings, h)?;
+                    Self::implicit_velocity(system, &contacts, &f(), settings, h)?;
                 report.record_solve(super::StepSolver::Newton, iterations, 0.0, converged);
                 let forces = contacts
                     .iter()

@@ -127,42 +127,6 @@ impl Segment {
         )
     }
 
-    /// The interior ξ ∈ (0, 1) where the height n·p(ξ) along `n` is least, if the curve dips
-    /// there below both its ends' neighbourhoods: n·p′ = n·Δ + W′ n·Δ⊥ = 0 is a quadratic
-    /// in ξ (W′ = 3(θ̄₁ + θ̄₂) ξ² − (4θ̄₁ + 2θ̄₂) ξ + θ̄₁), and the root wanted has n·p″ > 0.
-    pub fn lowest_along(&self, n: DVec2) -> Option<f64> {
-        let k = n.dot(perp(self.chord));
-        let [t1, t2] = self.rotations;
-        let (a, b, c) = (
-            3.0 * k * (t1 + t2),
-            -k * (4.0 * t1 + 2.0 * t2),
-            n.dot(self.chord) + k * t1,
-        );
-        let roots = if a.abs() <= 1e-14 * (b.abs() + c.abs()) {
-            (b != 0.0)
-                .then(|| [-c / b, f64::NAN])
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-        } else {
-            let disc = b * b - 4.0 * a * c;
-            if disc < 0.0 {
-                Vec::new()
-            } else {
-                // The root without cancellation, and the other from the product c/a.
-                let q = -0.5 * (b + b.signum() * disc.sqrt());
-                if q == 0.0 {
-                    vec![0.0]
-                } else {
-                    vec![q / a, c / q]
-                }
-            }
-        };
-        roots
-            .into_iter()
-            .find(|&xi| xi > 0.0 && xi < 1.0 && k * self.w(shape(xi)[2]) > 0.0)
-    }
-
     /// The coefficients of d·δp for the material point at ξ over (x₁, y₁, θ₁, x₂, y₂, θ₂)
     /// (module docs).
     pub fn row(&self, xi: f64, d: DVec2) -> [f64; 6] {
@@ -176,13 +140,13 @@ impl Segment {
         [first.x, first.y, along * h[0], g.x, g.y, along * h[1]]
     }
 
-    /// The coefficients over the same six coordinates of the section's turning rate at ξ:
-    /// the tangent's angle is β + atan W′, so δ(angle) = δβ + (H₁′ δθ̄₁ + H₂′ δθ̄₂)/(1 + W′²).
+    /// The coefficients over the same six coordinates of the section's turning rate at ξ.
+    /// The section's angle is the local linear beam's, β + W′(ξ) (its tangent's is
+    /// β + atan W′, the same to O(θ̄³)), so at a node it is the node's own θ and its rate
+    /// δβ (1 − H₁′ − H₂′) + H₁′ δθ₁ + H₂′ δθ₂ is exactly δθ there.
     pub fn rotation_row(&self, xi: f64) -> [f64; 6] {
         let [_, h1, _] = shape(xi);
-        let slope = self.w(h1);
-        let scale = 1.0 / (1.0 + slope * slope);
-        let (k1, k2) = (h1[0] * scale, h1[1] * scale);
+        let (k1, k2) = (h1[0], h1[1]);
         // δβ = Δ⊥·δΔ / l², taken by each δθ̄ with a minus sign.
         let beta = perp(self.chord) / self.chord.length_squared() * (1.0 - k1 - k2);
         [-beta.x, -beta.y, k1, beta.x, beta.y, k2]
@@ -242,31 +206,22 @@ mod tests {
                 d.dot(velocity)
             );
         }
-        // The section's turning rate against the tangent angle's difference.
+        // The section's turning rate against the difference of its angle β + W′(ξ).
         let angle = |e: f64| {
             let (a, b) = at(e);
-            let t = Segment::new(a, b).tangent(xi);
-            libm::atan2(t.y, t.x)
+            let s = Segment::new(a, b);
+            let t = s.tangent(xi);
+            let beta = libm::atan2(s.chord.y, s.chord.x);
+            // W′ = the tangent's slope against the chord.
+            beta + t.dot(perp(s.chord)) / t.dot(s.chord)
         };
         let rate = (angle(eps) - angle(-eps)) / (2.0 * eps);
         let r = s.rotation_row(xi);
+        // At the nodes it is the node's own θ.
+        assert_eq!(s.rotation_row(0.0), [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(s.rotation_row(1.0), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
         let rv: f64 = r.iter().zip(v).map(|(x, y)| x * y).sum();
         assert!((rv - rate).abs() < 1e-8, "{rv} {rate}");
-    }
-
-    #[test]
-    fn the_lowest_point_is_where_the_tangent_is_level() {
-        // A sagging element: both ends tilted towards the middle.
-        let s = Segment::new([0.0, 0.0, -0.2], [1.0, 0.0, 0.2]);
-        let xi = s.lowest_along(DVec2::Y).expect("it sags");
-        assert!(s.tangent(xi).y.abs() < 1e-14);
-        assert!((xi - 0.5).abs() < 1e-14);
-        // A hogging one has no interior low point.
-        assert!(
-            Segment::new([0.0, 0.0, 0.2], [1.0, 0.0, -0.2])
-                .lowest_along(DVec2::Y)
-                .is_none()
-        );
     }
 
     #[test]

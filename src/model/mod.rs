@@ -274,6 +274,19 @@ impl System {
             .any(|b| matches!(b.kind, BodyKind::Beam(_)))
     }
 
+    /// True when the implicit penalty stepper takes this system's beams implicitly (their
+    /// forces at the end of the step, with their tangent): beams, no joint (whose reactions it
+    /// would solve against the mass alone) and only constant loads (a spring gives no tangent).
+    pub fn beams_implicit_under_penalty(&self) -> bool {
+        self.has_beams()
+            && self.joints.is_empty()
+            && self
+                .forces
+                .iter()
+                .chain(&self.pushes)
+                .all(|l| l.is_constant_in_state())
+    }
+
     /// What restricts this system to the steppers that hold constraints and flexible bodies
     /// (see [`crate::integrators::takes`]): "flexible beams" (the narrower), "joints", or None.
     pub fn held_by(&self) -> Option<&'static str> {
