@@ -348,3 +348,20 @@ fn elastic_rod_strikes_the_wall_for_2l_over_c_through_wasm() {
     assert!((force.simulated.unwrap() / force.predicted - 1.0).abs() <= 1e-3, "{force:?}");
     assert!((rebound.simulated.unwrap() / rebound.predicted - 1.0).abs() <= 0.01, "{rebound:?}");
 }
+
+#[wasm_bindgen_test]
+fn a_ball_resting_on_the_bridge_deflects_it_by_pl3_over_48ei_through_wasm() {
+    // 1 kg at rest at midspan, implicit penalty steps of 10 ms (their damping settles the drop
+    // within 5 s): the linearly implicit step rests at the exact static equilibrium, 6e-6 from
+    // linear theory (the co-rotational beam's geometric stiffening); the loaded first mode
+    // within 1e-3 of the modal series (20 elements: the beam's mass model, docs/beams.md).
+    let values = params(&[("x0", 0.5), ("v0", 0.0), ("m", 1.0)]);
+    let mut sim = Simulation::preset(js("sphere-on-bridge"), values).unwrap();
+    sim.set_time_step(js(0.01)).unwrap();
+    run_until(&mut sim, 5.0);
+    let lines: Vec<Line> = serde_wasm_bindgen::from_value(sim.theory()).unwrap();
+    let (midspan, mode) = (&lines[1], &lines[2]);
+    assert!(midspan.label.contains("PL³/(48EI)"), "{midspan:?}");
+    assert!((midspan.simulated.unwrap() / midspan.predicted - 1.0).abs() <= 2e-5, "{midspan:?}");
+    assert!((mode.simulated.unwrap() / mode.predicted - 1.0).abs() <= 1e-3, "{mode:?}");
+}
