@@ -13,6 +13,7 @@ pub mod banded;
 pub mod beam;
 pub mod body;
 pub mod corotational;
+pub mod corotational_spatial;
 pub mod fixed;
 pub mod forces;
 pub mod hermite;
