@@ -43,6 +43,7 @@ pub mod scene_fields;
 pub mod scene_joints;
 pub mod scene_loads;
 pub mod scene_spatial;
+pub mod scene_spatial_beams;
 pub mod simulation;
 pub mod sleep;
 pub mod statics;

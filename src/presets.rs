@@ -682,6 +682,7 @@ fn scene(name: &str, gravity: f64, bodies: Vec<BodySpec>, forces: Vec<ForceSpec>
         gravity: Some(vec![0.0, -gravity]),
         bodies,
         spatial_bodies: vec![],
+        spatial_beams: vec![],
         forces,
         joints: vec![],
         material: Default::default(),

@@ -20,6 +20,7 @@ fn empty(name: &str) -> Scene {
         bodies: Vec::new(),
         beams: Vec::new(),
         spatial_bodies: Vec::new(),
+        spatial_beams: Vec::new(),
         forces: Vec::new(),
         joints: Vec::new(),
         material: Default::default(),

@@ -114,6 +114,7 @@ fn pile_scene(
         gravity: Some(gravity),
         bodies,
         spatial_bodies,
+        spatial_beams: Vec::new(),
         forces: vec![],
         joints: vec![],
         material: Default::default(),

@@ -43,6 +43,7 @@ fn space(name: &str, g: f64, bodies: Vec<SpatialBodySpec>, stepper: &str, dt: f6
         gravity: Some(vec![0.0, 0.0, -g]),
         bodies: vec![],
         spatial_bodies: bodies,
+        spatial_beams: Vec::new(),
         forces: vec![],
         joints: vec![],
         material: Default::default(),

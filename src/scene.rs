@@ -16,6 +16,7 @@ pub use crate::scene_beams::BeamSpec;
 pub use crate::scene_joints::JointSpec;
 pub use crate::scene_loads::{ForceSpec, TorqueSpec};
 pub use crate::scene_spatial::{SpatialBodySpec, SpatialShapeSpec};
+pub use crate::scene_spatial_beams::SpatialBeamSpec;
 
 /// The smallest time step a scene takes, s.
 pub const MIN_TIME_STEP: f64 = 1e-7;
@@ -40,6 +41,9 @@ pub struct Scene {
     /// Spatial bodies (spheres on planes), for a scene in space.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spatial_bodies: Vec<SpatialBodySpec>,
+    /// Flexible beams in space, beside the spatial bodies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spatial_beams: Vec<SpatialBeamSpec>,
     /// Applied loads.
     #[serde(default)]
     pub forces: Vec<ForceSpec>,
@@ -340,7 +344,11 @@ impl Scene {
         check_range("contact_margin", self.contact_margin, 0.0, 100.0)?;
         let fixed = self.bodies.iter().filter(|b| b.fixed).count()
             + self.spatial_bodies.iter().filter(|b| b.fixed).count();
-        let moving = self.bodies.len() + self.spatial_bodies.len() + self.beams.len() - fixed;
+        let moving = self.bodies.len()
+            + self.spatial_bodies.len()
+            + self.beams.len()
+            + self.spatial_beams.len()
+            - fixed;
         let list = if self.is_spatial() {
             "spatial_bodies"
         } else {
@@ -430,7 +438,7 @@ impl Scene {
     /// Beams run under NSGA (implicit in their elastic forces), Moreau–Jean and the penalty
     /// steppers (explicit in them).
     fn validate_beam_stepper(&self) -> Result<()> {
-        if self.beams.is_empty() {
+        if self.beams.is_empty() && self.spatial_beams.is_empty() {
             return Ok(());
         }
         let kind = self.stepper.to_kind()?;
@@ -471,6 +479,7 @@ impl Scene {
             self.spatial_bodies
                 .iter()
                 .map(|b| (b.name.as_str(), b.fixed))
+                .chain(self.spatial_beams.iter().map(|b| (b.name.as_str(), false)))
                 .collect()
         } else {
             self.bodies
@@ -503,9 +512,9 @@ impl Scene {
         Ok(())
     }
 
-    /// True for a scene in space (it lists spatial bodies).
+    /// True for a scene in space (it lists spatial bodies or beams).
     pub fn is_spatial(&self) -> bool {
-        !self.spatial_bodies.is_empty()
+        !self.spatial_bodies.is_empty() || !self.spatial_beams.is_empty()
     }
 
     /// Gravity as a 3-vector (a planar scene's (gx, gy) gets z = 0); the error names the field.
@@ -534,6 +543,7 @@ impl Scene {
         let mut bodies: Vec<Body> = self.bodies.iter().map(BodySpec::to_body).collect();
         bodies.extend(self.beams.iter().map(BeamSpec::to_body));
         bodies.extend(self.spatial_bodies.iter().map(SpatialBodySpec::to_body));
+        bodies.extend(self.spatial_beams.iter().map(SpatialBeamSpec::to_body));
         let spatial = self.is_spatial();
         let forces = self
             .forces

@@ -189,7 +189,7 @@ impl Scene {
                 "a scene is planar (bodies) or spatial (spatial_bodies), not both",
             ));
         }
-        if self.spatial_bodies.iter().all(|b| b.fixed) {
+        if self.spatial_beams.is_empty() && self.spatial_bodies.iter().all(|b| b.fixed) {
             return Err(Error::field(
                 "spatial_bodies",
                 "at least one body must move (fixed: false)",
@@ -201,6 +201,11 @@ impl Scene {
             crate::scene::check_name(&path, &b.name, &mut names)?;
             b.validate(&path)?;
         }
+        for (i, b) in self.spatial_beams.iter().enumerate() {
+            let path = format!("spatial_beams[{i}]");
+            crate::scene::check_name(&path, &b.name, &mut names)?;
+            b.validate(&path)?;
+        }
         self.validate_forces()?;
         let bodies: Vec<(&str, bool)> = self
             .spatial_bodies
@@ -208,7 +213,18 @@ impl Scene {
             .map(|b| (b.name.as_str(), b.fixed))
             .collect();
         for (i, joint) in self.joints.iter().enumerate() {
-            joint.validate(&format!("joints[{i}]"), &bodies, true)?;
+            let path = format!("joints[{i}]");
+            joint.validate(&path, &bodies, true)?;
+            for (k, name) in joint.bodies.iter().enumerate() {
+                if self.spatial_beams.iter().any(|b| &b.name == name) {
+                    return Err(Error::field(
+                        format!("{path}.bodies[{k}]"),
+                        format!(
+                            "'{name}' is a beam in space: hold its ends by its supports (joints on beams in space are not built yet)"
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }

@@ -91,7 +91,8 @@ pub fn static_equilibrium(
             if !dq.iter().all(|x| x.is_finite()) {
                 break;
             }
-            trial += &dq;
+            // q ⊕ Δq: a node's rotation turns by the exponential map.
+            trial = system.displace(&trial, &dq);
             // The residual of a stiff structure cannot fall below the rounding of its
             // internal forces (EA ε ≫ a small load): a correction at the rounding of q ends
             // Newton too.

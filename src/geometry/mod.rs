@@ -68,6 +68,16 @@ pub enum Shape {
         /// Number of nodes.
         nodes: usize,
     },
+    /// A flexible beam in space ([`crate::model::SpatialBeam`]): its centreline and a tube of
+    /// radius `half_thickness` about it.
+    SpatialBeam {
+        /// The tube's radius, m.
+        half_thickness: f64,
+        /// Undeformed length, m.
+        length: f64,
+        /// Number of nodes.
+        nodes: usize,
+    },
 }
 
 impl Shape {
@@ -79,7 +89,9 @@ impl Shape {
             Shape::Box { half_extents } => 2.0 * half_extents.x.min(half_extents.y),
             Shape::Cuboid { half_extents } => 2.0 * half_extents.min_element(),
             Shape::Disk { radius } | Shape::Sphere { radius } => 2.0 * radius,
-            Shape::Beam { half_thickness, .. } => 2.0 * half_thickness,
+            Shape::Beam { half_thickness, .. } | Shape::SpatialBeam { half_thickness, .. } => {
+                2.0 * half_thickness
+            }
         }
     }
 
@@ -93,7 +105,7 @@ impl Shape {
             Shape::Box { .. } => 4,
             Shape::Cuboid { .. } => 8,
             Shape::Disk { .. } | Shape::Sphere { .. } => 1,
-            Shape::Beam { nodes, .. } => *nodes,
+            Shape::Beam { nodes, .. } | Shape::SpatialBeam { nodes, .. } => *nodes,
             Shape::HalfPlane | Shape::Plane => 0,
         }
     }
@@ -111,6 +123,11 @@ impl Shape {
                 half_thickness,
                 length,
                 ..
+            }
+            | Shape::SpatialBeam {
+                half_thickness,
+                length,
+                ..
             } => 1.1 * length + half_thickness,
         }
     }
@@ -125,6 +142,7 @@ impl Shape {
             Shape::Sphere { .. } => "sphere",
             Shape::Cuboid { .. } => "cuboid",
             Shape::Beam { .. } => "beam",
+            Shape::SpatialBeam { .. } => "spatial_beam",
         }
     }
 }
@@ -426,7 +444,7 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                 margin,
             ),
         },
-        Shape::Beam { .. } => vec![],
+        Shape::Beam { .. } | Shape::SpatialBeam { .. } => vec![],
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
             Some(ra) if points.is_empty() && first => {
@@ -458,7 +476,8 @@ fn detect_beam(a: &Collider, b: &Collider, margin: f64) -> Option<Vec<ContactGeo
                 margin,
             ))
         }
-        (Shape::Beam { .. }, _) | (_, Shape::Beam { .. }) => Some(Vec::new()),
+        (Shape::Beam { .. } | Shape::SpatialBeam { .. }, _)
+        | (_, Shape::Beam { .. } | Shape::SpatialBeam { .. }) => Some(Vec::new()),
         _ => None,
     }
 }

@@ -8,6 +8,7 @@ use super::fixed::FixedBody;
 use super::kind::BodyModel;
 use super::planar::PlanarRigid;
 use super::spatial::SpatialRigid;
+use super::spatial_beam::SpatialBeam;
 
 use crate::geometry::Shape;
 
@@ -62,6 +63,8 @@ pub enum BodyKind {
     Spatial(SpatialRigid),
     /// A flexible beam in the plane ([`PlanarBeam`]).
     Beam(PlanarBeam),
+    /// A flexible beam in space ([`SpatialBeam`]).
+    SpatialBeam(SpatialBeam),
 }
 
 impl BodyKind {
@@ -72,6 +75,7 @@ impl BodyKind {
             BodyKind::Planar(b) => b,
             BodyKind::Spatial(b) => b,
             BodyKind::Beam(b) => b,
+            BodyKind::SpatialBeam(b) => b,
         }
     }
 }

@@ -17,11 +17,13 @@ pub mod corotational_spatial;
 pub mod fixed;
 pub mod forces;
 pub mod hermite;
+pub mod hermite_spatial;
 pub mod joint;
 pub mod kind;
 pub mod mass;
 pub mod planar;
 pub mod spatial;
+pub mod spatial_beam;
 
 pub use beam::{BeamMass, BeamSection, PlanarBeam, Support};
 pub use body::{Body, BodyKind, Pose};
@@ -32,6 +34,7 @@ pub use kind::BodyModel;
 pub use mass::BlockDiagonalMass;
 pub use planar::PlanarRigid;
 pub use spatial::SpatialRigid;
+pub use spatial_beam::{SpatialBeam, SpatialBeamSection};
 
 use glam::{DVec2, DVec3};
 use nalgebra::DVector;
@@ -244,6 +247,7 @@ impl System {
             .iter()
             .filter_map(|b| match &b.kind {
                 BodyKind::Beam(beam) => Some(2.0 / beam.frequency_bound()),
+                BodyKind::SpatialBeam(beam) => Some(2.0 / beam.frequency_bound()),
                 _ => None,
             })
             .reduce(f64::min)
@@ -272,7 +276,7 @@ impl System {
     pub fn has_beams(&self) -> bool {
         self.bodies
             .iter()
-            .any(|b| matches!(b.kind, BodyKind::Beam(_)))
+            .any(|b| matches!(b.kind, BodyKind::Beam(_) | BodyKind::SpatialBeam(_)))
     }
 
     /// True when the implicit penalty stepper takes this system's beams implicitly (their

@@ -96,6 +96,8 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &PlanarFrame) {
                 let rim = view.px(pose.transform(DVec2::new(*radius, 0.0)));
                 picture.line(vec![centre, rim], Style::stroke(palette::INK, 1.5 * px));
             }
+            // A beam in space is drawn by the projections.
+            Shape::SpatialBeam { .. } => {}
             Shape::Beam { half_thickness, .. } => {
                 if let crate::model::BodyKind::Beam(beam) = &body.kind {
                     // The deformed centreline from the elements' Hermite shape functions,

@@ -58,6 +58,14 @@ pub fn framed(system: &System, q: &DVector<f64>) -> SpaceBox {
     let mut min = DVec3::INFINITY;
     let mut max = DVec3::NEG_INFINITY;
     for b in &system.bodies {
+        if let crate::model::BodyKind::SpatialBeam(beam) = &b.kind {
+            let r = b.shape.smallest_extent() / 2.0;
+            for p in beam.centreline(b.q_of(q), 1) {
+                min = min.min(p - DVec3::splat(r));
+                max = max.max(p + DVec3::splat(r));
+            }
+            continue;
+        }
         if !matches!(b.shape, Shape::Sphere { .. } | Shape::Cuboid { .. }) {
             continue;
         }
@@ -213,6 +221,18 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &ProjectionFrame) -> 
                 }
             }
             Shape::Beam { .. } => {}
+            Shape::SpatialBeam { half_thickness, .. } => {
+                if let crate::model::BodyKind::SpatialBeam(beam) = &body.kind {
+                    spatial_beam(
+                        picture,
+                        [&sv, &tv],
+                        beam,
+                        body.q_of(frame.q),
+                        *half_thickness,
+                        px,
+                    );
+                }
+            }
             Shape::Sphere { radius } => {
                 for (view, project) in [(&sv, side as fn(DVec3) -> DVec2), (&tv, top)] {
                     sphere(picture, view, p, r, *radius, project, px);
@@ -234,6 +254,55 @@ pub fn draw(picture: &mut Picture, system: &System, frame: &ProjectionFrame) -> 
         }
     }
     Some(sv)
+}
+
+/// A beam in space in both views: its deformed centreline (the elements' Hermite curves) as a
+/// band of the section's thickness (at least 3 px), a held end marked by a square (clamped) or
+/// a ring (pinned).
+fn spatial_beam(
+    picture: &mut Picture,
+    views: [&Viewport; 2],
+    beam: &crate::model::SpatialBeam,
+    q: &[f64],
+    half_thickness: f64,
+    px: f64,
+) {
+    let line = beam.centreline(q, 8);
+    let frames = beam.node_frames(q);
+    let ends = [
+        (frames[0].0, beam.supports().0),
+        (frames[frames.len() - 1].0, beam.supports().1),
+    ];
+    for (view, project) in views.into_iter().zip([side as fn(DVec3) -> DVec2, top]) {
+        let width = (2.0 * half_thickness * view.scale).max(3.0 * px);
+        let points: Vec<Px> = line.iter().map(|&p| view.px(project(p))).collect();
+        picture.line(
+            points.clone(),
+            Style::stroke(palette::INK, width + 2.0 * px),
+        );
+        picture.line(points, Style::stroke(palette::BODY, width));
+        for (at, support) in ends {
+            let c = view.px(project(at));
+            let r = 0.5 * width + 3.0 * px;
+            match support {
+                crate::model::Support::Clamped => picture.polygon(
+                    vec![
+                        [c[0] - r, c[1] - r],
+                        [c[0] + r, c[1] - r],
+                        [c[0] + r, c[1] + r],
+                        [c[0] - r, c[1] + r],
+                    ],
+                    Style::fill(palette::FIXED),
+                ),
+                crate::model::Support::Pinned | crate::model::Support::Roller => picture.circle(
+                    c,
+                    r,
+                    Style::filled_outline(palette::FIXED, palette::INK, px),
+                ),
+                crate::model::Support::Free => {}
+            }
+        }
+    }
 }
 
 /// A cuboid from its eight projected corners: the filled outline, then its twelve edges.
