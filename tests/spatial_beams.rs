@@ -303,3 +303,90 @@ fn bad_spatial_beams_are_refused_with_the_field_named() {
         "stepper": {"kind": "nsga"}}"#;
     refused(with_joint, "joints[0].bodies[0]");
 }
+
+/// A steel beam 1 m along x, 20 mm wide and 10 mm high, clamped at both ends, with a ball of
+/// `mass` (r = 5 cm) resting on it at midspan on a stiff penalty contact (k = 1e8 N/m), under
+/// the implicit penalty stepper (the beam's forces at the end of the step, so its equilibrium
+/// is exact at rest whatever h); mass-proportional damping settles it.
+fn ball_on_clamped_beam(mass: f64, elements: usize) -> Simulation {
+    let json = format!(
+        r#"{{"spatial_bodies": [{{"name": "ball", "shape": {{"type": "sphere", "radius": 0.05}},
+                "mass": {mass}, "position": [0.5, 0, 0.055]}}],
+            "spatial_beams": [{{"name": "beam", "start": [0, 0, 0], "end": [1, 0, 0],
+                "elements": {elements}, "youngs_modulus": {E}, "density": {RHO},
+                "width": 0.02, "height": 0.01, "supports": ["clamped", "clamped"],
+                "damping": [400, 0]}}],
+            "material": {{"friction": 0.5, "stiffness": 1e8, "damping": 0}},
+            "stepper": {{"kind": "penalty-implicit", "dt": 0.0005}}}}"#
+    );
+    Simulation::from_scene(Scene::from_json(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn a_ball_resting_on_a_clamped_beam_deflects_it_by_pl3_over_192ei_touching_its_curve_once() {
+    let (mass, elements) = (1.0, 8);
+    let mut sim = ball_on_clamped_beam(mass, elements);
+    while sim.time() < 1.0 {
+        sim.step().unwrap();
+        let report = sim.last_report();
+        assert!(report.converged);
+        let touching: Vec<_> = report.contacts.iter().filter(|c| c.normal > 0.0).collect();
+        assert!(
+            touching.len() <= 1,
+            "{} contacts at t = {}",
+            touching.len(),
+            sim.time()
+        );
+    }
+    let ei = E * 0.02 * 0.01f64.powi(3) / 12.0;
+    let q = RHO * 0.02 * 0.01 * 9.81;
+    let exact = mass * 9.81 / (192.0 * ei) + q / (384.0 * ei);
+    let beam = &sim.system().bodies[1];
+    let contactlab::model::BodyKind::SpatialBeam(b) = &beam.kind else {
+        panic!("the beam")
+    };
+    let mid = b.node_frames(beam.q_of(&sim.system().q))[elements / 2].0;
+    // Linear theory; the beam's stretching stiffens it by O((δ/h)²) ~ 1e-4.
+    assert!(
+        (-mid.z / exact - 1.0).abs() <= 1e-3,
+        "midspan {} against {exact}",
+        -mid.z
+    );
+    assert!(mid.y.abs() <= 1e-9 * exact, "sideways {}", mid.y);
+    // The ball sits on the tube: its centre r + h/2 above the curve, less the contact's
+    // compression mg/k.
+    let ball = sim.system().bodies[0].position3(&sim.system().q);
+    let squeeze = mass * 9.81 / 1e8;
+    assert!(
+        (ball.z - mid.z - 0.055 + squeeze).abs() <= 1e-3 * squeeze,
+        "ball at {ball}"
+    );
+    let report = sim.last_report();
+    let n: f64 = report.contacts.iter().map(|c| c.normal).sum();
+    assert!((n / (mass * 9.81) - 1.0).abs() <= 1e-6, "contact force {n}");
+}
+
+#[test]
+fn a_beam_dropped_flat_on_the_floor_comes_to_rest_on_every_node_carrying_its_weight() {
+    let json = r#"{"spatial_bodies": [{"name": "floor", "fixed": true, "shape": {"type": "plane"}}],
+        "spatial_beams": [{"name": "rod", "start": [0, 0, 0.007], "end": [1, 0.2, 0.007],
+            "elements": 6, "youngs_modulus": 2.1e11, "density": 7850, "diameter": 0.01,
+            "damping": [50, 0]}],
+        "material": {"friction": 0.5, "stiffness": 1e7, "damping": 0},
+        "stepper": {"kind": "penalty-implicit", "dt": 0.001}}"#;
+    let mut sim = Simulation::from_scene(Scene::from_json(json).unwrap()).unwrap();
+    while sim.time() < 1.0 {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged);
+    }
+    let report = sim.last_report();
+    let touching: Vec<_> = report.contacts.iter().filter(|c| c.normal > 0.0).collect();
+    assert_eq!(touching.len(), 7, "every node rests");
+    for c in &touching {
+        // Each node presses its share (about ρA l g, ≈ 1 N) into a contact of 1e7 N/m.
+        assert!(c.gap < 0.0 && c.gap > -2e-7, "gap {}", c.gap);
+    }
+    let weight = 7850.0 * std::f64::consts::PI * 0.01f64.powi(2) / 4.0 * 1.0198 * 9.81;
+    let n: f64 = touching.iter().map(|c| c.normal).sum();
+    assert!((n / weight - 1.0).abs() <= 1e-4, "{n} against {weight}");
+}

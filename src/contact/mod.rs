@@ -271,6 +271,12 @@ fn colliders<'a>(system: &'a System, q: &DVector<f64>) -> Vec<Collider<'a>> {
                 crate::model::BodyKind::Beam(beam) => beam.node_coordinates(b.q_of(q)),
                 _ => Vec::new(),
             },
+            segments: match &b.kind {
+                crate::model::BodyKind::SpatialBeam(beam) => {
+                    beam.segments(&beam.node_frames(b.q_of(q)))
+                }
+                _ => Vec::new(),
+            },
         })
         .collect()
 }

@@ -23,6 +23,7 @@ pub mod cuboid_cuboid;
 pub mod cuboid_plane;
 pub mod disk_disk;
 pub mod disk_plane;
+pub mod spatial_beam_pairs;
 pub mod sphere_cuboid;
 pub mod sphere_plane;
 pub mod sphere_sphere;
@@ -261,6 +262,8 @@ pub struct Collider<'a> {
     pub feet: &'a [DVec3],
     /// A beam's nodes (x, y, θ) in world axes (empty for rigid bodies): m, m, rad.
     pub nodes: Vec<[f64; 3]>,
+    /// A beam in space: its elements' centrelines (empty otherwise).
+    pub segments: Vec<crate::model::hermite_spatial::SpatialSegment>,
 }
 
 impl Collider<'_> {
@@ -457,7 +460,8 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
     }
 }
 
-/// A beam's pairs (its nodes on a half-plane; a disk on it), None when neither is a beam.
+/// A beam's pairs (its nodes on a half-plane or plane; a disk or sphere on it), None when
+/// neither is a beam.
 /// Other pairs with a beam find no contact yet.
 fn detect_beam(a: &Collider, b: &Collider, margin: f64) -> Option<Vec<ContactGeometry>> {
     match (a.shape, b.shape) {
@@ -473,6 +477,27 @@ fn detect_beam(a: &Collider, b: &Collider, margin: f64) -> Option<Vec<ContactGeo
                 *radius,
                 a.pose.position,
                 (&b.nodes, *half_thickness, b.pose.position),
+                margin,
+            ))
+        }
+        (Shape::SpatialBeam { half_thickness, .. }, Shape::Plane) => {
+            let mut nodes: Vec<DVec3> = a.segments.iter().map(|s| s.start).collect();
+            if let Some(last) = a.segments.last() {
+                nodes.push(last.start + last.chord);
+            }
+            Some(spatial_beam_pairs::nodes_on_plane(
+                &nodes,
+                *half_thickness,
+                a.position,
+                (b.position, b.orientation),
+                margin,
+            ))
+        }
+        (Shape::Sphere { radius }, Shape::SpatialBeam { half_thickness, .. }) => {
+            Some(spatial_beam_pairs::sphere_on_beam(
+                *radius,
+                a.position,
+                (&b.segments, *half_thickness, b.position),
                 margin,
             ))
         }

@@ -112,6 +112,33 @@ impl BodyModel for SpatialRigid {
             f[3 + k] += gyro[k];
         }
     }
+    /// kq ∂g/∂θ + kv ∂g/∂ω of the gyroscopic term g = −ω × (I_w ω), I_w = R I Rᵀ, for a turn
+    /// R ← exp(δθ) R (world axes): δI_w = [δθ]× I_w − I_w [δθ]×, so
+    /// ∂g/∂θ = [ω]×[I_w ω]× − [ω]× I_w [ω]× and ∂g/∂ω = [I_w ω]× − [ω]× I_w (gravity is
+    /// constant).
+    fn add_force_tangent(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        kq: f64,
+        kv: f64,
+        out: &mut DMatrix<f64>,
+    ) -> bool {
+        let (_, w) = self.twist(v);
+        let inertia = self.world_inertia(q);
+        let skew =
+            |a: DVec3| DMat3::from_cols_array(&[0.0, a.z, -a.y, -a.z, 0.0, a.x, a.y, -a.x, 0.0]);
+        let (sw, siw) = (skew(w), skew(inertia * w));
+        let dq = sw * siw - sw * inertia * sw;
+        let dv = siw - sw * inertia;
+        let k = dq * kq + dv * kv;
+        for i in 0..3 {
+            for j in 0..3 {
+                out[(3 + i, 3 + j)] += k.col(j)[i];
+            }
+        }
+        true
+    }
     /// The centre adds; the orientation turns by the exponential map, R ← exp(Δθ) R with Δθ
     /// in world axes, so the quaternion stays unit to rounding (no renormalised Euler step).
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]) {
@@ -128,5 +155,56 @@ impl BodyModel for SpatialRigid {
     }
     fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
         super::planar::names(SPATIAL_COORDINATES)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gyroscopic_tangent_is_the_derivative_of_the_gyroscopic_force() {
+        let body = SpatialRigid {
+            mass: 2.0,
+            inertia: DVec3::new(0.1, 0.3, 0.5),
+            position: DVec3::ZERO,
+            orientation: DQuat::from_scaled_axis(DVec3::new(0.3, -0.2, 0.9)),
+            velocity: DVec3::ZERO,
+            angular_velocity: DVec3::new(1.5, -2.0, 0.7),
+        };
+        let (q, v) = (body.initial_q(), body.initial_v());
+        let force = |q: &[f64], v: &[f64]| {
+            let mut f = vec![0.0; 6];
+            body.add_forces(q, v, DVec3::ZERO, &mut f);
+            f
+        };
+        for (kq, kv) in [(1.0, 0.0), (0.0, 1.0)] {
+            let mut k = DMatrix::zeros(6, 6);
+            assert!(body.add_force_tangent(&q, &v, kq, kv, &mut k));
+            let h = 1e-7;
+            for j in 0..3 {
+                let (mut qp, mut qm) = (q.clone(), q.clone());
+                let (mut vp, mut vm) = (v.clone(), v.clone());
+                let mut d = vec![0.0; 6];
+                d[3 + j] = h;
+                if kq > 0.0 {
+                    body.displace(&q, &d, &mut qp);
+                    d[3 + j] = -h;
+                    body.displace(&q, &d, &mut qm);
+                } else {
+                    vp[3 + j] += h;
+                    vm[3 + j] -= h;
+                }
+                let (fp, fm) = (force(&qp, &vp), force(&qm, &vm));
+                for i in 0..3 {
+                    let fd = (fp[3 + i] - fm[3 + i]) / (2.0 * h);
+                    assert!(
+                        (fd - k[(3 + i, 3 + j)]).abs() < 1e-6,
+                        "({i}, {j}) {fd} against {}",
+                        k[(3 + i, 3 + j)]
+                    );
+                }
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@
 //! carrying its offset from the curve.
 
 use glam::{DQuat, DVec3};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, SMatrix};
 
 use super::Pose;
 use super::beam::{BeamMass, Support};
@@ -79,6 +79,27 @@ pub struct SpatialBeam {
     mass_nodes: NodeMass,
     mass_free: DMatrix<f64>,
     total_mass: f64,
+    /// The elements' tangents at the last positions asked for.
+    tangents: TangentCache,
+}
+
+/// The elements' tangents at one configuration, kept for the next ask at the same positions:
+/// an implicit step solves with the same tangent once per loaded contact (Woodbury's
+/// columns), and each element's Hessian by dual numbers costs ~60 gradients.
+#[derive(Debug, Default)]
+struct TangentCache(std::sync::Mutex<Option<(Vec<f64>, Vec<SMatrix<f64, 12, 12>>)>>);
+
+impl Clone for TangentCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for TangentCache {
+    /// A cache is not part of the beam's value.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The mass over the nodes, the same in each direction: tridiagonal.
@@ -230,6 +251,7 @@ impl SpatialBeam {
             mass_nodes,
             mass_free,
             total_mass,
+            tangents: TangentCache::default(),
         }
     }
 
@@ -350,6 +372,25 @@ impl SpatialBeam {
             .enumerate()
             .map(|(e, el)| el.derivatives(&load, frames[e], frames[e + 1], second))
             .collect()
+    }
+
+    /// Each element's tangent (∂ of its gradient, without gravity) at positions `q`, from the
+    /// cache when `q` is the last configuration asked for.
+    fn element_tangents(&self, q: &[f64]) -> Vec<SMatrix<f64, 12, 12>> {
+        let mut cache = self.tangents.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, k)) = cache.as_ref()
+            && at.as_slice() == q
+        {
+            return k.clone();
+        }
+        let frames = self.node_frames(q);
+        let k: Vec<_> = self
+            .derivatives(&frames, DVec3::ZERO, true)
+            .iter()
+            .map(ElementDerivatives::tangent)
+            .collect();
+        *cache = Some((q.to_vec(), k.clone()));
+        k
     }
 
     /// Strain energy Σ V_e at positions `q`, J.
@@ -588,14 +629,8 @@ impl BodyModel for SpatialBeam {
     ) -> bool {
         // Gravity's share (the end moments' dependence on the rotations, of order ρA g l₀²)
         // is left out, as in the plane.
-        let frames = self.node_frames(q);
         let (a, b) = self.damping;
-        for (e, d) in self
-            .derivatives(&frames, DVec3::ZERO, true)
-            .iter()
-            .enumerate()
-        {
-            let k = d.tangent();
+        for (e, k) in self.element_tangents(q).iter().enumerate() {
             for i in 0..12 {
                 let Some(r) = self.slot(e, i) else { continue };
                 for j in 0..12 {
@@ -634,13 +669,7 @@ impl BodyModel for SpatialBeam {
                 }
             }
         }
-        let frames = self.node_frames(q);
-        for (e, d) in self
-            .derivatives(&frames, DVec3::ZERO, true)
-            .iter()
-            .enumerate()
-        {
-            let k = d.tangent();
+        for (e, k) in self.element_tangents(q).iter().enumerate() {
             for i in 0..12 {
                 let Some(row) = self.slot(e, i) else { continue };
                 for j in 0..12 {
