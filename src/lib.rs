@@ -36,6 +36,7 @@ pub mod presets;
 pub mod presets_beams;
 pub mod presets_pile;
 pub mod presets_space;
+pub mod presets_spatial_beams;
 pub mod render;
 pub mod scene;
 pub mod scene_beams;
@@ -50,6 +51,7 @@ pub mod statics;
 pub mod theory;
 pub mod theory_beams;
 pub mod theory_mill;
+pub mod theory_spatial_beams;
 pub mod timeline;
 pub mod trace;
 

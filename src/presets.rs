@@ -514,6 +514,28 @@ static PRESETS: &[Preset] = &[
         build: crate::presets_beams::cantilever,
     },
     Preset {
+        name: "spatial-cantilever",
+        description: "A steel cantilever in space (co-rotational beam elements, rotations on SO(3)), 10 mm wide and 20 mm high, under a tip load P at φ from the vertical and a torque T about its axis, applied suddenly: the tip orbits its static deflection (PL³/(3EI) about each section axis, TL/(GJ) in twist), tracing a Lissajous figure of its two flexural frequencies, 2 : 1.",
+        parameters: &[
+            p("L", "length", "m", 0.3, 3.0, 1.0),
+            p("P", "tip load", "N", 0.0, 500.0, 20.0),
+            p(
+                "phi",
+                "load's angle from the vertical",
+                "deg",
+                0.0,
+                90.0,
+                30.0,
+            ),
+            p("T", "tip torque about the axis", "N m", 0.0, 50.0, 0.2),
+            Parameter {
+                step: 1.0,
+                ..p("n", "elements", "1", 2.0, 24.0, 6.0)
+            },
+        ],
+        build: crate::presets_spatial_beams::spatial_cantilever,
+    },
+    Preset {
         name: "elastic-rod-impact",
         description: "A free elastic rod (1 m, c = √(E/ρ) = 1000 m/s) hits a rigid wall along its axis at v₀: the wall pushes with ρcAv₀ for 2L/c and the rod leaves at −v₀ (the nonsmooth generalized-α benchmark; h = one element's transit time).",
         parameters: &[
@@ -871,6 +893,10 @@ pub fn suggested_plots(preset: &str) -> &'static [&'static str] {
             "beam.{tip}.vy [m/s]~beam.{tip}.y [m]",
         ],
         "flexible-bar-on-supports" => &["bar.n0.y [m]~t [s]", "bar.{tip}.y [m]~bar.n0.y [m]"],
+        "spatial-cantilever" => &[
+            "beam.{tip}.z [m]~beam.{tip}.y [m]",
+            "beam.{tip}.z [m]~t [s]",
+        ],
         "sphere-on-bridge" => &[
             "bridge.n{half}.y [m]~ball.x [m]",
             "ball/bridge#0.normal [N]~t [s]",

@@ -809,6 +809,7 @@ impl Simulation {
             .iter()
             .find_map(|b| match &b.kind {
                 crate::model::BodyKind::Beam(beam) => Some(beam.nodes() - 1),
+                crate::model::BodyKind::SpatialBeam(beam) => Some(beam.nodes() - 1),
                 _ => None,
             })
             .unwrap_or_default();

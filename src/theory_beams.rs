@@ -20,6 +20,7 @@ pub(crate) fn lines(
         "flexible-bar-on-supports" => Some(flexible_bar(sim, p)),
         "flexible-slider-crank" => Some(flexible_slider_crank(sim, p)),
         "sphere-on-bridge" => Some(sphere_on_bridge(sim, p)),
+        "spatial-cantilever" => Some(crate::theory_spatial_beams::spatial_cantilever(sim, p)),
         _ => None,
     }
 }

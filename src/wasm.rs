@@ -545,6 +545,16 @@ impl Simulation {
                         length,
                         ..
                     } => ("beam", [*length, 2.0 * half_thickness, 0.0], 0.0),
+                    // Drawn from `beamCentreline3` by the 3-D view, by the projections else.
+                    Shape::SpatialBeam {
+                        half_thickness,
+                        length,
+                        ..
+                    } => (
+                        "spatial_beam",
+                        [*length, 2.0 * half_thickness, 0.0],
+                        *half_thickness,
+                    ),
                 };
                 BodyInfo {
                     name: b.name.clone(),
@@ -635,6 +645,21 @@ impl Simulation {
                 [p.x, p.y, p.z, r.w, r.x, r.y, r.z]
             })
             .collect()
+    }
+
+    /// The deformed centreline of body `body` when it is a beam in space: 8 points per element
+    /// along its Hermite curves and the last node, `[x, y, z]` each (m); empty otherwise.
+    #[wasm_bindgen(js_name = beamCentreline3)]
+    pub fn beam_centreline3(&self, body: usize) -> Vec<f64> {
+        let system = self.inner.system();
+        match system.bodies.get(body).map(|b| (b, &b.kind)) {
+            Some((b, crate::model::BodyKind::SpatialBeam(beam))) => beam
+                .centreline(b.q_of(&system.q), 8)
+                .iter()
+                .flat_map(|p| p.to_array())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Velocities in space of all bodies, `[vx, vy, vz, ωx, ωy, ωz]` each (m/s, rad/s).

@@ -58,6 +58,9 @@ fn every_preset_writes_one_column_per_value_each_named_with_its_unit() {
                 contactlab::model::BodyKind::Beam(beam) => {
                     format!("{}.n{}", body.name, beam.nodes() - 1)
                 }
+                contactlab::model::BodyKind::SpatialBeam(beam) => {
+                    format!("{}.n{}", body.name, beam.nodes() - 1)
+                }
                 _ => body.name.clone(),
             };
             let is_beam = matches!(body.kind, contactlab::model::BodyKind::Beam(_));

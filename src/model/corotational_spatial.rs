@@ -42,7 +42,7 @@
 
 use glam::{DQuat, DVec3};
 use nalgebra::{SMatrix, SVector};
-use num_dual::{DualNum, gradient, hessian};
+use num_dual::{Dual64, DualNum, gradient, hessian};
 
 /// A section's stiffnesses.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,6 +151,33 @@ impl SpatialElement {
                 hessian: None,
             }
         }
+    }
+
+    /// The gradient of V and the tangent's product with `w` (12 increments), K w =
+    /// (Hessian − ½[m]× on the rotation blocks) w, in one forward-over-forward pass: the
+    /// increments carry w in an inner dual, so the gradient's inner parts are the Hessian's
+    /// product with w, at the cost of about two gradients (a whole Hessian costs sixty).
+    pub fn gradient_and_tangent_times(
+        &self,
+        load: &ElementLoad,
+        a: NodeFrame,
+        b: NodeFrame,
+        w: &[f64; 12],
+    ) -> (SVector<f64, 12>, SVector<f64, 12>) {
+        let x = SVector::<Dual64, 12>::from_fn(|k, _| Dual64::new(0.0, w[k]));
+        let (_, g) = gradient(|d| self.energy_at(load, a, b, d.as_slice()), &x);
+        let grad = g.map(|x| x.re);
+        let mut kw = g.map(|x| x.eps);
+        for base in [3, 9] {
+            let m = DVec3::new(grad[base], grad[base + 1], grad[base + 2]);
+            let turn = DVec3::new(w[base], w[base + 1], w[base + 2]);
+            // −½[m]× w = −½ m × w.
+            let c = m.cross(turn) * 0.5;
+            for k in 0..3 {
+                kw[base + k] -= c[k];
+            }
+        }
+        (grad, kw)
     }
 
     /// The local deformation (u, θ̄₁, θ̄₂) with the nodes at `a` and `b` (m, rad).
@@ -478,6 +505,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_tangent_times_a_vector_is_the_tangent_s_product() {
+        let el = SpatialElement::new(node(0.0, 0.0, 0.0), node(0.5, 0.0, 0.0));
+        let mut ld = load();
+        ld.weight_per_length = DVec3::new(0.0, 0.0, -30.0);
+        let (a, b) = twisted();
+        let d = el.derivatives(&ld, a, b, true);
+        let w: [f64; 12] = std::array::from_fn(|k| (k as f64 * 0.7).sin());
+        let (g, kw) = el.gradient_and_tangent_times(&ld, a, b, &w);
+        let expect = d.tangent() * SVector::<f64, 12>::from_column_slice(&w);
+        assert!((g - d.gradient).amax() < 1e-12 * (1.0 + d.gradient.amax()));
+        assert!(
+            (kw - expect).amax() < 1e-9 * (1.0 + expect.amax()),
+            "{kw} against {expect}"
+        );
     }
 
     #[test]

@@ -414,21 +414,31 @@ impl SpatialBeam {
         &self.mass_free * DVector::from_column_slice(v)
     }
 
-    /// Adds c·K_t v element by element to `out` (the damping's stiffness share).
-    fn add_stiffness_times(
+    /// Adds the elastic forces −∂V/∂q and, when `c` is not zero, c·K_t v (the damping's
+    /// stiffness share, by the elements' tangent–vector products) to `out`.
+    fn add_elastic(
         &self,
-        derivs: &[ElementDerivatives],
+        frames: &[NodeFrame],
+        gravity: DVec3,
         v: &[f64],
         c: f64,
         out: &mut [f64],
     ) {
-        for (e, d) in derivs.iter().enumerate() {
-            let k = d.tangent();
-            for i in 0..12 {
-                let Some(r) = self.slot(e, i) else { continue };
-                for j in 0..12 {
-                    if let Some(s) = self.slot(e, j) {
-                        out[r] += c * k[(i, j)] * v[s];
+        let load = self.load(gravity);
+        for (e, el) in self.elements.iter().enumerate() {
+            let (a, b) = (frames[e], frames[e + 1]);
+            let (gradient, kv) = if c == 0.0 {
+                (el.derivatives(&load, a, b, false).gradient, None)
+            } else {
+                let w: [f64; 12] = std::array::from_fn(|k| self.slot(e, k).map_or(0.0, |s| v[s]));
+                let (g, kw) = el.gradient_and_tangent_times(&load, a, b, &w);
+                (g, Some(kw))
+            };
+            for k in 0..12 {
+                if let Some(s) = self.slot(e, k) {
+                    out[s] -= gradient[k];
+                    if let Some(kw) = &kv {
+                        out[s] += c * kw[k];
                     }
                 }
             }
@@ -597,21 +607,11 @@ impl BodyModel for SpatialBeam {
     fn add_forces(&self, q: &[f64], v: &[f64], gravity: DVec3, f: &mut [f64]) {
         let frames = self.node_frames(q);
         let (a, b) = self.damping;
-        let derivs = self.derivatives(&frames, gravity, b != 0.0);
-        for (e, d) in derivs.iter().enumerate() {
-            for k in 0..12 {
-                if let Some(s) = self.slot(e, k) {
-                    f[s] -= d.gradient[k];
-                }
-            }
-        }
+        self.add_elastic(&frames, gravity, v, -b, f);
         if a != 0.0 {
             for (fi, m) in f.iter_mut().zip(self.mass_times(v).iter()) {
                 *fi -= a * m;
             }
-        }
-        if b != 0.0 {
-            self.add_stiffness_times(&derivs, v, -b, f);
         }
     }
     fn forces_depend_on_state(&self) -> bool {

@@ -12,8 +12,8 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("rocking-bar", "", 1000, "abba67c3f9546658"),
     ("disk-over-disk", "moreau-jean", 800, "040c3b1742e99e9e"),
     ("stacked-boxes", "nsga", 300, "569e9ab34fe579ff"),
-    ("sphere-slide", "", 600, "b563e4b7d8057a05"),
+    ("sphere-slide", "", 600, "4c555426db3d6cba"),
     ("sphere-rolling-resistance", "moreau-jean", 600, "a05be9e618fa0335"),
-    ("two-spheres", "", 600, "1996d42151b299f2"),
+    ("two-spheres", "", 600, "7d8f57841b65c853"),
     ("bouncing-sphere", "", 1500, "3eae650f636838ae"),
 ];

@@ -33,6 +33,11 @@ function pretty(value) {
 }
 
 /** A body for the scene's world from the add form's numbers. */
+/** True for a scene in space: it lists spatial bodies or beams in space. */
+function isSpatial(scene) {
+  return ["spatial_bodies", "spatial_beams"].some((k) => Array.isArray(scene[k]) && scene[k].length > 0);
+}
+
 function newBody(spatial, form, names) {
   let name = form.name.trim() || form.shape;
   for (let k = 2; names.has(name); k++) name = `${form.shape}${k}`;
@@ -71,11 +76,11 @@ export class SceneEditor {
     this.text.value = pretty(JSON.parse(json));
     this.error("");
     const scene = JSON.parse(json);
-    const spatial = Array.isArray(scene.spatial_bodies) && scene.spatial_bodies.length > 0;
+    const spatial = isSpatial(scene);
     $("editor-shape").replaceChildren(...(spatial ? ["sphere", "box"] : ["disk", "box"]).map((s) => new Option(s, s)));
     $("editor-z").hidden = !spatial;
     $("editor-vz-row").hidden = !spatial;
-    const bodies = spatial ? scene.spatial_bodies : scene.bodies ?? [];
+    const bodies = (spatial ? scene.spatial_bodies : scene.bodies) ?? [];
     $("editor-body").replaceChildren(...bodies.map((b) => new Option(b.name, b.name)));
     const m = scene.material ?? {};
     $("editor-mu").value = m.friction ?? 0;
@@ -127,8 +132,8 @@ export class SceneEditor {
   }
 
   addBody(scene) {
-    const spatial = Array.isArray(scene.spatial_bodies) && scene.spatial_bodies.length > 0;
-    const list = spatial ? scene.spatial_bodies : (scene.bodies ??= []);
+    const spatial = isSpatial(scene);
+    const list = spatial ? (scene.spatial_bodies ??= []) : (scene.bodies ??= []);
     const form = {
       shape: $("editor-shape").value,
       name: $("editor-name").value,

@@ -38,18 +38,23 @@ function octantTexture() {
 }
 
 
-/** Centre and radius of a ball holding every sphere and box (planes excluded). */
-function bounds(bodies, poses) {
-  const box = bodyBox(bodies, poses);
+/** Centre and radius of a ball holding every sphere, box and beam (planes excluded). */
+function bounds(bodies, poses, beams) {
+  const box = bodyBox(bodies, poses, beams);
   if (box.isEmpty()) return { centre: new THREE.Vector3(0, 0, 0.5), radius: 1 };
   const sphere = box.getBoundingSphere(new THREE.Sphere());
   return { centre: sphere.center, radius: Math.max(sphere.radius, 0.05) };
 }
 
-/** The axis-aligned box around every sphere and box (planes excluded). */
-function bodyBox(bodies, poses) {
+/** The axis-aligned box around every sphere and box (planes excluded), and the centrelines
+ * of the beams (`beams`: body index → flat [x, y, z, …] points). */
+function bodyBox(bodies, poses, beams = new Map()) {
   const P = layout.spatial.pose;
   const box = new THREE.Box3();
+  for (const [i, points] of beams) {
+    if (bodies[i]?.fixed) continue;
+    for (let k = 0; k + 2 < points.length; k += 3) box.expandByPoint(new THREE.Vector3(points[k], points[k + 1], points[k + 2]));
+  }
   bodies.forEach((b, i) => {
     if (b.shape !== "sphere" && b.shape !== "cuboid") return;
     const o = P.stride * i;
@@ -72,9 +77,9 @@ function softwareWebGL() {
 
 /** The axis-aligned box around the bodies and the planes' origins, never thinner than the
  * bodies' size. */
-function sceneBox(bodies, poses) {
+function sceneBox(bodies, poses, beams) {
   const P = layout.spatial.pose;
-  const box = bodyBox(bodies, poses);
+  const box = bodyBox(bodies, poses, beams);
   if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, 0), new THREE.Vector3(1, 1, 1));
   bodies.forEach((b, i) => {
     if (b.shape !== "plane") return;
@@ -205,7 +210,10 @@ export class View3D {
       this.content.remove(child);
       child.geometry?.dispose();
     }
-    const { centre, radius } = bounds(bodies, poses3);
+    // Beams in space: a tube along the deformed centreline, rebuilt every frame.
+    this.beamPoints = new Map();
+    bodies.forEach((b, i) => { if (b.shape === "spatial_beam") this.beamPoints.set(i, sim.beamCentreline3(i)); });
+    const { centre, radius } = bounds(bodies, poses3, this.beamPoints);
     this.home = { centre, radius };
     this.size = radius;
     this.forceScale = 0;
@@ -240,11 +248,17 @@ export class View3D {
       this.cuboids.set(i, mesh);
       this.content.add(mesh);
     });
+    this.beams = new Map();
+    for (const [i, points] of this.beamPoints) {
+      const mesh = new THREE.Mesh(tube(points, bodies[i].radius), new THREE.MeshStandardMaterial({ color: 0x8fb3ee, roughness: 0.5 }));
+      this.beams.set(i, mesh);
+      this.content.add(mesh);
+    }
     // Planes: finite panels. The scene's box holds the bodies and the planes' origins (an open
     // box's walls pass through theirs); a wall is drawn where its plane cuts that box, the
     // floor as a wide panel under it.
     const P = layout.spatial.pose;
-    const box = sceneBox(bodies, poses3);
+    const box = sceneBox(bodies, poses3, this.beamPoints);
     bodies.forEach((b, i) => {
       if (b.shape !== "plane") return;
       const o = P.stride * i;
@@ -379,6 +393,12 @@ export class View3D {
       mesh.position.set(poses3[o + P.x], poses3[o + P.y], poses3[o + P.z]);
       mesh.quaternion.set(poses3[o + P.qx], poses3[o + P.qy], poses3[o + P.qz], poses3[o + P.qw]);
     }
+    for (const [i, mesh] of this.beams) {
+      const points = sim.beamCentreline3(i);
+      this.beamPoints.set(i, points);
+      mesh.geometry.dispose();
+      mesh.geometry = tube(points, this.bodies[i].radius);
+    }
     this.drawContacts(contacts);
     this.follow(poses3);
     this.render();
@@ -389,7 +409,7 @@ export class View3D {
    * back near the middle; a user's orbit, zoom or pan is kept. */
   follow(poses3) {
     const moving = this.bodies.map((b) => (b.fixed ? { ...b, shape: "fixed" } : b));
-    const box = bodyBox(moving, poses3);
+    const box = bodyBox(moving, poses3, this.beamPoints);
     if (box.isEmpty()) return;
     const centre = box.getCenter(new THREE.Vector3());
     const last = this.lastCentre ?? centre;
@@ -453,7 +473,7 @@ export class View3D {
   smallest() {
     let r = Infinity;
     for (const b of this.bodies) {
-      if (b.shape === "sphere") r = Math.min(r, b.radius);
+      if (b.shape === "sphere" || b.shape === "spatial_beam") r = Math.min(r, b.radius);
       // A box's middle half extent: a thin plate still gets markers that show.
       if (b.shape === "cuboid") r = Math.min(r, 0.5 * [b.width, b.height, b.depth].sort((x, y) => x - y)[1]);
     }
@@ -467,7 +487,7 @@ export class View3D {
     const b = this.bodies[i];
     const o = P.stride * i;
     const c = new THREE.Vector3(poses3[o + P.x], poses3[o + P.y], poses3[o + P.z]);
-    const r = b.shape === "sphere" ? b.radius : 0.5 * [b.width, b.height, b.depth].sort((x, y) => x - y)[1];
+    const r = b.shape === "sphere" || b.shape === "spatial_beam" ? b.radius : 0.5 * [b.width, b.height, b.depth].sort((x, y) => x - y)[1];
     const ndc = c.clone().project(this.camera);
     if (ndc.z > 1) return null;
     const { width, height } = this.canvas;
@@ -480,6 +500,19 @@ export class View3D {
     if (this.canvas.clientWidth === 0) return;
     this.renderer.render(this.scene, this.camera);
   }
+}
+
+/** A tube of radius `r` along a beam's centreline (flat [x, y, z, …] points, closely spaced
+ * along its Hermite curves, so a straight polyline between them reads as the curve). */
+function tube(points, r) {
+  const path = new THREE.CurvePath();
+  for (let k = 0; k + 5 < points.length; k += 3) {
+    path.add(new THREE.LineCurve3(
+      new THREE.Vector3(points[k], points[k + 1], points[k + 2]),
+      new THREE.Vector3(points[k + 3], points[k + 4], points[k + 5])));
+  }
+  const segments = Math.max(1, points.length / 3 - 1);
+  return new THREE.TubeGeometry(path, 2 * segments, r, 12, false);
 }
 
 /** 1, 2 or 5 times a power of ten near `x` (grid spacing). */
