@@ -89,7 +89,7 @@ pub(crate) fn spatial_cantilever(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> V
             -tip[2],
         )),
         guess(line(
-            "tip twist, TL/(GJ), static solve",
+            "tip twist, TL/(GJ) + F_y F_z (1/EI_y − 1/EI_z) L⁴/(12GJ) (the load's arm once bent), static solve",
             "rad",
             twist,
             tip[3],

@@ -103,6 +103,9 @@ struct BodyInfo {
     depth: f64,
     radius: f64,
     contact_points: Vec<[f64; 3]>,
+    /// How a beam in space is held at its start and end ("free", "pinned", "clamped"); empty
+    /// for other bodies.
+    supports: Vec<&'static str>,
 }
 
 /// Most samples a recording keeps (older ones are dropped first).
@@ -566,6 +569,13 @@ impl Simulation {
                     depth,
                     radius,
                     contact_points: b.contact_points.iter().map(|p| p.to_array()).collect(),
+                    supports: match &b.kind {
+                        crate::model::BodyKind::SpatialBeam(beam) => {
+                            let (a, z) = beam.supports();
+                            [a, z].iter().map(|s| s.name()).collect()
+                        }
+                        _ => Vec::new(),
+                    },
                 }
             })
             .collect();

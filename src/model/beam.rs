@@ -55,6 +55,16 @@ pub enum Support {
 }
 
 impl Support {
+    /// The name scene files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Support::Free => "free",
+            Support::Pinned => "pinned",
+            Support::Clamped => "clamped",
+            Support::Roller => "roller",
+        }
+    }
+
     /// Which of the node's (x, y, θ) the support holds.
     fn holds(self) -> [bool; 3] {
         match self {

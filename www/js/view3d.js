@@ -250,9 +250,29 @@ export class View3D {
     });
     this.beams = new Map();
     for (const [i, points] of this.beamPoints) {
-      const mesh = new THREE.Mesh(tube(points, bodies[i].radius), new THREE.MeshStandardMaterial({ color: 0x8fb3ee, roughness: 0.5 }));
+      const r = bodies[i].radius;
+      const mesh = new THREE.Mesh(tube(points, r), new THREE.MeshStandardMaterial({ color: 0x8fb3ee, roughness: 0.5 }));
       this.beams.set(i, mesh);
       this.content.add(mesh);
+      // A held end: a wall plate across the beam (clamped) or a ball (pinned); they stay put.
+      const n = points.length / 3;
+      for (const [k, support] of (bodies[i].supports ?? []).entries()) {
+        const at = k === 0 ? 0 : n - 1;
+        const next = k === 0 ? 1 : n - 2;
+        const p = new THREE.Vector3(points[3 * at], points[3 * at + 1], points[3 * at + 2]);
+        const axis = p.clone().sub(new THREE.Vector3(points[3 * next], points[3 * next + 1], points[3 * next + 2])).normalize();
+        const material = new THREE.MeshStandardMaterial({ color: 0x9aa3b2, roughness: 0.7 });
+        if (support === "clamped") {
+          const plate = new THREE.Mesh(new THREE.BoxGeometry(0.6 * r, 10 * r, 10 * r), material);
+          plate.quaternion.setFromUnitVectors(new THREE.Vector3(1, 0, 0), axis);
+          plate.position.copy(p).addScaledVector(axis, 0.3 * r);
+          this.content.add(plate);
+        } else if (support === "pinned") {
+          const pin = new THREE.Mesh(new THREE.SphereGeometry(2 * r, 16, 12), material);
+          pin.position.copy(p);
+          this.content.add(pin);
+        }
+      }
     }
     // Planes: finite panels. The scene's box holds the bodies and the planes' origins (an open
     // box's walls pass through theirs); a wall is drawn where its plane cuts that box, the
