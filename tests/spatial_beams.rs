@@ -144,6 +144,12 @@ fn a_large_load_in_a_skew_plane_gives_the_elastica_in_that_plane() {
         e.shortening
     );
     assert!(across.abs() <= 1e-10, "out of the load's plane by {across}");
+    println!(
+        "skew elastica: δ_v {along:.6} ({:.6}), δ_h {:.6} ({:.6}), across {across:.1e}",
+        e.deflection,
+        1.0 - tip.x,
+        e.shortening
+    );
 }
 
 #[test]
@@ -353,6 +359,7 @@ fn a_ball_resting_on_a_clamped_beam_deflects_it_by_pl3_over_192ei_touching_its_c
         -mid.z
     );
     assert!(mid.y.abs() <= 1e-9 * exact, "sideways {}", mid.y);
+    println!("ball on clamped beam: midspan {:.6e} against {exact:.6e}", -mid.z);
     // The ball sits on the tube: its centre r + h/2 above the curve, less the contact's
     // compression mg/k.
     let ball = sim.system().bodies[0].position3(&sim.system().q);
