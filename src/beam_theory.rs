@@ -130,6 +130,27 @@ pub fn cantilever_slope_ratio(n: usize, length: f64) -> f64 {
     num / den
 }
 
+/// The first root λ = βL of a cantilever carrying a point mass M at its tip (no rotary
+/// inertia): 1 + cos λ cosh λ + μ λ (cos λ sinh λ − sin λ cosh λ) = 0 with μ = M/(ρAL), by
+/// bisection on (0, 1.8751]. It is 1.8751 at μ = 0 and tends to (3/μ)^¼ as μ grows (the
+/// mass on the beam's tip stiffness 3EI/L³); ω = λ² √(EI/(ρA L⁴)).
+pub fn cantilever_tip_mass_wavenumber(mass_ratio: f64) -> f64 {
+    let f = |x: f64| {
+        let (c, s, ch, sh) = (libm::cos(x), libm::sin(x), libm::cosh(x), libm::sinh(x));
+        1.0 + c * ch + mass_ratio * x * (c * sh - s * ch)
+    };
+    let (mut lo, mut hi) = (1e-6, cantilever_wavenumber(1) + 1e-9);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// The n-th flexural angular frequency of a simply supported beam, rad/s: (nπ)² √(EI/(ρA L⁴)).
 pub fn simply_supported_frequency(
     n: usize,

@@ -325,9 +325,19 @@ impl JointSpec {
     ) -> Joint {
         let anchor = point3(&self.anchor);
         let anchor_b = self.anchor_b.as_deref().map_or(anchor, point3);
-        let (r_a, r_b) = (bodies[a].orientation(q), bodies[b].orientation(q));
-        let local =
-            |body: &Body, r: glam::DQuat, point: DVec3| r.inverse() * (point - body.position3(q));
+        // On a beam in space the joint's frame is that of the node at its point (validated).
+        let (node_a, node_b) = (
+            nearest_node3(&bodies[a], q, anchor),
+            nearest_node3(&bodies[b], q, anchor_b),
+        );
+        let ((x_a, r_a), (x_b, r_b)) = (bodies[a].frame3(q, node_a), bodies[b].frame3(q, node_b));
+        let local = |(x, r): (DVec3, glam::DQuat), point: DVec3, node: Option<usize>| {
+            if node.is_some() {
+                DVec3::ZERO
+            } else {
+                r.inverse() * (point - x)
+            }
+        };
         let kind = match self.kind {
             JointType::Revolute => JointKind::Hinge(Hinge::new(
                 self.axis.as_deref().map_or(DVec3::Z, point3),
@@ -353,11 +363,11 @@ impl JointSpec {
             kind,
             body_a: a,
             body_b: b,
-            anchor_a: local(&bodies[a], r_a, anchor),
-            anchor_b: local(&bodies[b], r_b, anchor_b),
+            anchor_a: local((x_a, r_a), anchor, node_a),
+            anchor_b: local((x_b, r_b), anchor_b, node_b),
             angle0: 0.0,
-            node_a: None,
-            node_b: None,
+            node_a,
+            node_b,
         }
     }
 }
@@ -393,6 +403,17 @@ fn check_dimension(field: &str, values: &[f64], spatial: bool) -> Result<()> {
 }
 
 /// The node of a beam nearest to `point` (None for a rigid body).
+/// The node of a beam in space nearest to `point` (None for a rigid body).
+fn nearest_node3(body: &Body, q: &nalgebra::DVector<f64>, point: DVec3) -> Option<usize> {
+    let q = body.q_of(q);
+    let model = body.model();
+    model.node_frame3(q, 0)?;
+    (0..)
+        .map_while(|k| model.node_frame3(q, k).map(|(x, _)| (k, x.distance(point))))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(k, _)| k)
+}
+
 fn nearest_node(body: &Body, q: &nalgebra::DVector<f64>, point: DVec2) -> Option<usize> {
     let q = body.q_of(q);
     let model = body.model();

@@ -211,18 +211,20 @@ impl Scene {
             .spatial_bodies
             .iter()
             .map(|b| (b.name.as_str(), b.fixed))
+            .chain(self.spatial_beams.iter().map(|b| (b.name.as_str(), false)))
             .collect();
         for (i, joint) in self.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
             joint.validate(&path, &bodies, true)?;
+            // On a beam in space a joint attaches at a node.
             for (k, name) in joint.bodies.iter().enumerate() {
-                if self.spatial_beams.iter().any(|b| &b.name == name) {
-                    return Err(Error::field(
-                        format!("{path}.bodies[{k}]"),
-                        format!(
-                            "'{name}' is a beam in space: hold its ends by its supports (joints on beams in space are not built yet)"
-                        ),
-                    ));
+                if let Some(beam) = self.spatial_beams.iter().find(|b| &b.name == name) {
+                    let (field, point) = match (k, &joint.anchor_b) {
+                        (1, Some(p)) => ("anchor_b", p.as_slice()),
+                        _ => ("anchor", joint.anchor.as_slice()),
+                    };
+                    let point = [0, 1, 2].map(|i| point.get(i).copied().unwrap_or(0.0));
+                    beam.node_at(point, &format!("{path}.{field}"))?;
                 }
             }
         }

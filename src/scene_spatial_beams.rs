@@ -153,6 +153,31 @@ impl SpatialBeamSpec {
         }
     }
 
+    /// The node a joint anchored at `point` attaches to: the node within 1e-6 of the beam's
+    /// length of it, or an error for `field` naming the nearest node and how far it is.
+    pub fn node_at(&self, point: [f64; 3], field: &str) -> Result<usize> {
+        let (a, b) = (DVec3::from(self.start), DVec3::from(self.end));
+        let n = self.elements.max(1);
+        let node = |k: usize| a + (b - a) * (k as f64 / n as f64);
+        let p = DVec3::from(point);
+        let nearest = (0..=n)
+            .min_by(|&i, &j| node(i).distance(p).total_cmp(&node(j).distance(p)))
+            .unwrap_or(0);
+        let distance = node(nearest).distance(p);
+        if distance <= 1e-6 * a.distance(b) {
+            Ok(nearest)
+        } else {
+            let at = node(nearest);
+            Err(Error::field(
+                field,
+                format!(
+                    "a joint attaches to beam '{}' at one of its nodes; the nearest, node {nearest} at [{}, {}, {}], is {distance:.3e} m away",
+                    self.name, at.x, at.y, at.z
+                ),
+            ))
+        }
+    }
+
     /// Checks every field (`path` is the beam's, e.g. `spatial_beams[0]`).
     pub fn validate(&self, path: &str) -> Result<()> {
         let c = limits::COORDINATE;

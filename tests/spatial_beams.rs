@@ -302,12 +302,6 @@ fn bad_spatial_beams_are_refused_with_the_field_named() {
         "spatial_beams[0].poissons_ratio",
     );
     refused(&beam(r#", "diameter": 0.8"#), "spatial_beams[0].diameter");
-    let with_joint = r#"{"spatial_bodies": [{"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "mass": 1, "position": [2, 0, 0]}],
-        "spatial_beams": [{"name": "rod", "start": [0, 0, 0], "end": [1, 0, 0], "elements": 4,
-            "youngs_modulus": 2e11, "density": 7850, "diameter": 0.01}],
-        "joints": [{"type": "spherical", "bodies": ["rod", "ball"], "anchor": [1, 0, 0]}],
-        "stepper": {"kind": "nsga"}}"#;
-    refused(with_joint, "joints[0].bodies[0]");
 }
 
 /// A steel beam 1 m along x, 20 mm wide and 10 mm high, clamped at both ends, with a ball of
@@ -359,7 +353,10 @@ fn a_ball_resting_on_a_clamped_beam_deflects_it_by_pl3_over_192ei_touching_its_c
         -mid.z
     );
     assert!(mid.y.abs() <= 1e-9 * exact, "sideways {}", mid.y);
-    println!("ball on clamped beam: midspan {:.6e} against {exact:.6e}", -mid.z);
+    println!(
+        "ball on clamped beam: midspan {:.6e} against {exact:.6e}",
+        -mid.z
+    );
     // The ball sits on the tube: its centre r + h/2 above the curve, less the contact's
     // compression mg/k.
     let ball = sim.system().bodies[0].position3(&sim.system().q);
@@ -440,4 +437,97 @@ fn the_spatial_cantilever_preset_meets_its_theory_lines() {
             );
         }
     }
+}
+
+#[test]
+fn a_ball_pinned_to_the_tip_swings_at_the_tip_mass_frequency_with_the_joint_held() {
+    // A 1 kg ball on a spherical joint at the tip node (it carries no moment, so the ball's
+    // own rotary inertia does not enter): the cantilever with a point mass at its tip.
+    let json = format!(
+        r#"{{"gravity": [0, 0, 0],
+            "spatial_bodies": [{{"name": "ball", "shape": {{"type": "sphere", "radius": 0.03}},
+                "mass": 1, "position": [1, 0, 0], "velocity": [0, 0, 0.05]}}],
+            "spatial_beams": [{{"name": "rod", "start": [0, 0, 0], "end": [1, 0, 0],
+                "elements": 10, "youngs_modulus": {E}, "density": {RHO}, "width": {W},
+                "height": {H}, "supports": ["clamped", "free"]}}],
+            "joints": [{{"type": "spherical", "bodies": ["ball", "rod"], "anchor": [1, 0, 0]}}],
+            "stepper": {{"kind": "nsga", "dt": 0.0002}}}}"#
+    );
+    let mut sim = Simulation::from_scene(Scene::from_json(&json).unwrap()).unwrap();
+    let rho_a = RHO * W * H;
+    let lambda = contactlab::beam_theory::cantilever_tip_mass_wavenumber(1.0 / rho_a);
+    let omega = lambda * lambda * (stiff_axis() / rho_a).sqrt();
+    let (mut t, mut z) = (Vec::new(), Vec::new());
+    while sim.time() < 0.5 {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged);
+        t.push(sim.time());
+        z.push(sim.system().bodies[0].position3(&sim.system().q).z);
+    }
+    // Position and velocity level held every step (NSGA-GGL).
+    let events = sim.events();
+    assert!(
+        events.joint_violation <= 1e-10,
+        "|g| up to {}",
+        events.joint_violation
+    );
+    assert!(
+        events.joint_rate <= 1e-10,
+        "|ġ| up to {}",
+        events.joint_rate
+    );
+    let measured = contactlab::modes::measure_frequency(&t, &z).unwrap();
+    // 10 elements and h = T/200 (NSGA's (ωh)²/12 ≈ 1e-4).
+    assert!(
+        (measured / omega - 1.0).abs() <= 1e-3,
+        "{measured} against {omega}"
+    );
+    println!(
+        "tip mass: ω {measured:.4} against {omega:.4}, |g| {:.1e}, |ġ| {:.1e}",
+        events.joint_violation, events.joint_rate
+    );
+}
+
+#[test]
+fn a_beam_welded_to_the_ground_at_its_start_bends_like_a_clamped_one() {
+    let p = 2.0;
+    let json = format!(
+        r#"{{"gravity": [0, 0, 0],
+            "spatial_bodies": [{{"name": "wall", "fixed": true, "position": [0, 0, 0],
+                "shape": {{"type": "sphere", "radius": 0.01}}}}],
+            "spatial_beams": [{{"name": "rod", "start": [0, 0, 0], "end": [1, 0, 0],
+                "elements": 4, "youngs_modulus": {E}, "density": {RHO}, "width": {W},
+                "height": {H}, "damping": [300, 0]}}],
+            "joints": [{{"type": "weld", "bodies": ["rod", "wall"], "anchor": [0, 0, 0]}}],
+            "forces": [{{"type": "constant", "body": "rod", "force": [0, {p}, 0], "torque": [0, 0, 0]}}],
+            "stepper": {{"kind": "nsga", "dt": 0.001}}}}"#
+    );
+    let mut sim = Simulation::from_scene(Scene::from_json(&json).unwrap()).unwrap();
+    while sim.time() < 2.0 {
+        sim.step().unwrap();
+        assert!(sim.last_report().converged);
+    }
+    let events = sim.events();
+    assert!(
+        events.joint_violation <= 1e-10,
+        "|g| up to {}",
+        events.joint_violation
+    );
+    let tip = sim.system().bodies[1].position3(&sim.system().q);
+    let exact = p / (3.0 * weak_axis());
+    assert!(
+        (tip.y / exact - 1.0).abs() <= 1e-5,
+        "tip {} against {exact}",
+        tip.y
+    );
+    println!("welded: tip {:.6e} against {exact:.6e}", tip.y);
+    // A misplaced anchor is refused with the nearest node named.
+    let bad = json.replace(r#""anchor": [0, 0, 0]"#, r#""anchor": [0.1, 0, 0]"#);
+    let err = Scene::from_json(&bad)
+        .and_then(|s| s.validate())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("joints[0].anchor") && err.to_string().contains("node 0"),
+        "{err}"
+    );
 }

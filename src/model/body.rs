@@ -208,6 +208,13 @@ impl Body {
         self.model().pose(self.q_of(q))
     }
 
+    /// The frame in space a joint attaches to: beam node `node`'s (position, rotation) when
+    /// given, else the body's position and orientation.
+    pub fn frame3(&self, q: &DVector<f64>, node: Option<usize>) -> (DVec3, DQuat) {
+        node.and_then(|k| self.model().node_frame3(self.q_of(q), k))
+            .unwrap_or_else(|| (self.position3(q), self.orientation(q)))
+    }
+
     /// The frame a joint attaches to: beam node `node`'s (position, angle) when given, else
     /// the body's pose.
     pub fn frame(&self, q: &DVector<f64>, node: Option<usize>) -> Pose {

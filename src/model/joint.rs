@@ -198,8 +198,9 @@ pub struct Joint {
     pub anchor_b: DVec3,
     /// θ_A − θ_B at the start, rad.
     pub angle0: f64,
-    /// The beam node A's side attaches at (its frame is then the node's (x, y, θ) and
-    /// `anchor_a` is zero); None for a rigid body, whose frame is its pose.
+    /// The beam node A's side attaches at (its frame is then the node's, (x, y, θ) in the
+    /// plane or (x, R) in space, and `anchor_a` is zero); None for a rigid body, whose frame
+    /// is its pose.
     pub node_a: Option<usize>,
     /// The same for B.
     pub node_b: Option<usize>,
@@ -226,20 +227,20 @@ impl Joint {
         )
     }
 
-    /// The joint's points p_A and p_B in space with the orientations of A and B (rigid
-    /// bodies in space).
+    /// The joint's points p_A and p_B in space with the orientations of the frames they are
+    /// fixed in (a body's, or a beam node's in space).
     pub fn points3(
         &self,
         bodies: &[super::Body],
         q: &nalgebra::DVector<f64>,
     ) -> ((DVec3, DQuat), (DVec3, DQuat)) {
-        let point = |body: &super::Body, anchor: DVec3| {
-            let r = body.orientation(q);
-            (body.position3(q) + r * anchor, r)
+        let point = |body: &super::Body, node: Option<usize>, anchor: DVec3| {
+            let (x, r) = body.frame3(q, node);
+            (x + r * anchor, r)
         };
         (
-            point(&bodies[self.body_a], self.anchor_a),
-            point(&bodies[self.body_b], self.anchor_b),
+            point(&bodies[self.body_a], self.node_a, self.anchor_a),
+            point(&bodies[self.body_b], self.node_b, self.anchor_b),
         )
     }
 

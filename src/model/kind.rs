@@ -106,6 +106,11 @@ pub trait BodyModel {
     fn node_pose(&self, _q: &[f64], _node: usize) -> Option<super::Pose> {
         None
     }
+    /// The frame (position, orientation) of node `node` of a body in space made of nodes (a
+    /// beam's), where joints attach; None for a rigid body, whose frame is its own.
+    fn node_frame3(&self, _q: &[f64], _node: usize) -> Option<(DVec3, DQuat)> {
+        None
+    }
     /// Writes q ⊕ Δ into `out` (vector addition, or the exponential map for a rotation).
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]);
     /// Names with units of the generalized positions and velocities (trace and CSV layout).

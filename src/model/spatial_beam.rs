@@ -87,7 +87,10 @@ pub struct SpatialBeam {
 /// an implicit step solves with the same tangent once per loaded contact (Woodbury's
 /// columns), and each element's Hessian by dual numbers costs ~60 gradients.
 #[derive(Debug, Default)]
-struct TangentCache(std::sync::Mutex<Option<(Vec<f64>, Vec<SMatrix<f64, 12, 12>>)>>);
+struct TangentCache(std::sync::Mutex<Option<TangentsAt>>);
+
+/// Positions and the elements' tangents there.
+type TangentsAt = (Vec<f64>, Vec<SMatrix<f64, 12, 12>>);
 
 impl Clone for TangentCache {
     fn clone(&self) -> Self {
@@ -222,8 +225,8 @@ impl SpatialBeam {
         let mut mass_free = DMatrix::zeros(dofs, dofs);
         for a in 0..count {
             for b in a.saturating_sub(1)..(a + 2).min(count) {
-                for part in 0..2 {
-                    if let (Some(i), Some(j)) = (v_at[a][part], v_at[b][part]) {
+                for (part, (at_a, at_b)) in v_at[a].iter().zip(&v_at[b]).enumerate() {
+                    if let (Some(i), Some(j)) = (at_a, at_b) {
                         let m = mass_nodes.entry(part, a, b);
                         for k in 0..3 {
                             mass_free[(i + k, j + k)] = m;
@@ -689,6 +692,9 @@ impl BodyModel for SpatialBeam {
             .enumerate()
             .map(|(e, el)| el.energy(&load, frames[e], frames[e + 1]))
             .sum()
+    }
+    fn node_frame3(&self, q: &[f64], node: usize) -> Option<(DVec3, DQuat)> {
+        self.node_frames(q).get(node).copied()
     }
     /// Positions add; each node's rotation turns by the exponential map, R ← exp(Δθ) R.
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]) {
