@@ -54,7 +54,18 @@ pub struct Simulation {
     /// The contacts at the current positions, detected by the last step (the pipeline's
     /// hand-over to the next step and to queries); dropped whenever the system is rebuilt.
     detected: Option<Detected>,
+    /// Bumped whenever the system is rebuilt or its loads change: with q, what the modes
+    /// were computed at.
+    generation: u64,
+    /// The last modal analysis and the (generation, q and sleeping bodies) it was computed at.
+    modes: ModesCache,
 }
+
+/// The last modes: the page asks for them several times a frame (frequencies, stability
+/// limit, the modes panel, the theory lines), and a structure's are a dense eigenproblem
+/// (a bridge of 100 elements drew at 2 frames a second when each ask solved it again).
+#[derive(Default)]
+struct ModesCache(std::sync::Mutex<Option<(u64, Vec<u64>, ModalAnalysis)>>);
 
 /// Contacts detected at positions `q` within `margin`.
 struct Detected {
@@ -247,6 +258,8 @@ impl Simulation {
             },
             timeline: Timeline::default(),
             detected: None,
+            generation: 0,
+            modes: ModesCache::default(),
             stepper: kind.build(),
             scene,
             preset: None,
@@ -703,12 +716,26 @@ impl Simulation {
             .collect()
     }
 
-    /// Coupled penalty-contact modes of the compressed contacts at the current state.
+    /// Coupled penalty-contact modes of the compressed contacts at the current state (kept
+    /// until the positions, the system or its loads change).
     pub fn modes(&self) -> ModalAnalysis {
+        // Sleeping bodies leave the structure's tangent, so they are part of the key.
+        let at: Vec<u64> = (self.system.q.iter().map(|x| x.to_bits()))
+            .chain(self.system.asleep.iter().map(|&a| u64::from(a)))
+            .collect();
+        let mut cache = self.modes.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((generation, q, analysis)) = cache.as_ref()
+            && *generation == self.generation
+            && *q == at
+        {
+            return analysis.clone();
+        }
         let contacts = self.compressed_contacts();
         let refs: Vec<&Contact> = contacts.iter().collect();
         let k = vec![self.settings.material.stiffness; refs.len()];
-        modes::analyse(&self.system, &refs, &k)
+        let analysis = modes::analyse(&self.system, &refs, &k);
+        *cache = Some((self.generation, at, analysis.clone()));
+        analysis
     }
 
     /// Largest stable h of the current stepper for the compressed contacts now (with the
@@ -728,7 +755,7 @@ impl Simulation {
         let contacts = self.compressed_contacts();
         let refs: Vec<&Contact> = contacts.iter().collect();
         let k = vec![self.settings.material.stiffness; refs.len()];
-        let analysis = modes::analyse(&self.system, &refs, &k);
+        let analysis = self.modes();
         let energy = modes::modal_energies(&self.system, &refs, &k, &analysis);
         (analysis, energy)
     }
@@ -737,6 +764,7 @@ impl Simulation {
     pub fn reset(&mut self) -> Result<()> {
         let (system, settings, _) = self.scene.build()?;
         self.detected = None;
+        self.generation += 1;
         self.acceleration = DVector::zeros(system.dofs());
         self.digest = DIGEST_SEED;
         self.system = system;
@@ -794,6 +822,7 @@ impl Simulation {
         self.system = system;
         self.settings = settings;
         self.detected = None;
+        self.generation += 1;
         self.stepper = self.kind.build();
         self.preset = Some((preset, next));
         self.note(Change::Parameter(name.to_string(), value));
@@ -960,6 +989,7 @@ impl Simulation {
         // A push moves what it touches: everything wakes (contacts must be found again).
         if self.sleep.wake_all(&mut self.system) {
             self.detected = None;
+            self.generation += 1;
         }
         self.note(change);
         Ok(())

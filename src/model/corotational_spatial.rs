@@ -37,7 +37,7 @@
 //! exponential and the logarithm are written as series where their closed forms have a
 //! removable singularity (at zero rotation), so the duals carry exact derivatives there too.
 //! The Hessian of V(exp(δθ)R) is symmetric; the derivative of the world moment m = ∂V/∂δθ
-//! under a further left rotation is that Hessian − ½[m]× on each node's rotation block (from
+//! under a further left rotation is that Hessian − ½\[m\]× on each node's rotation block (from
 //! exp(δ)exp(ε) = exp(δ + ε + ½δ×ε + …)), which [`ElementDerivatives::tangent`] returns.
 
 use glam::{DQuat, DVec3};
@@ -79,7 +79,7 @@ pub struct ElementDerivatives {
 }
 
 impl ElementDerivatives {
-    /// ∂(gradient)/∂(increments) under the rotations' left update: the Hessian less ½[m]×
+    /// ∂(gradient)/∂(increments) under the rotations' left update: the Hessian less ½\[m\]×
     /// on each node's rotation block (module docs). Needs the Hessian.
     pub fn tangent(&self) -> SMatrix<f64, 12, 12> {
         let mut k = self.hessian.expect("tangent needs the Hessian");
@@ -123,10 +123,20 @@ impl SpatialElement {
 
     /// V with the nodes at `a` and `b`.
     pub fn energy(&self, load: &ElementLoad, a: NodeFrame, b: NodeFrame) -> f64 {
-        self.energy_at(load, a, b, &[0.0; 12])
+        self.energy_at(load, a, b, &[0.0; REDUCED]) + self.weight_energy(load, a, b)
+    }
+
+    /// The share of gravity linear in the positions, −ρA l₀ g·(x₁ + x₂)/2, J.
+    fn weight_energy(&self, load: &ElementLoad, a: NodeFrame, b: NodeFrame) -> f64 {
+        -load.weight_per_length.dot(a.0 + b.0) * (0.5 * self.length)
     }
 
     /// V and its gradient (and the Hessian when `second` is true) over the twelve increments.
+    ///
+    /// V depends on the positions through the chord Δ = x₂ − x₁ alone, but for gravity's
+    /// linear share −ρA l₀ g·(x₁ + x₂)/2 (module docs), so the duals run over the nine
+    /// increments (δΔ, δθ₁, δθ₂) and the twelve follow by δΔ = δx₂ − δx₁: a Hessian of 9 × 9
+    /// where 12 × 12 would cost twice as much.
     pub fn derivatives(
         &self,
         load: &ElementLoad,
@@ -134,27 +144,39 @@ impl SpatialElement {
         b: NodeFrame,
         second: bool,
     ) -> ElementDerivatives {
-        let zero = SVector::<f64, 12>::zeros();
+        let zero = SVector::<f64, REDUCED>::zeros();
+        let weight = self.weight_energy(load, a, b);
         if second {
-            let (energy, gradient, h) =
-                hessian(|d| self.energy_at(load, a, b, d.as_slice()), &zero);
+            let (energy, g, h) = hessian(|d| self.energy_at(load, a, b, d.as_slice()), &zero);
             ElementDerivatives {
-                energy,
-                gradient,
-                hessian: Some(h),
+                energy: energy + weight,
+                gradient: self.expand_gradient(load, &g),
+                hessian: Some(expand_hessian(&h)),
             }
         } else {
-            let (energy, gradient) = gradient(|d| self.energy_at(load, a, b, d.as_slice()), &zero);
+            let (energy, g) = gradient(|d| self.energy_at(load, a, b, d.as_slice()), &zero);
             ElementDerivatives {
-                energy,
-                gradient,
+                energy: energy + weight,
+                gradient: self.expand_gradient(load, &g),
                 hessian: None,
             }
         }
     }
 
+    /// The gradient over (δx₁, δθ₁, δx₂, δθ₂) from that over (δΔ, δθ₁, δθ₂), with gravity's
+    /// linear share −ρA l₀ g/2 on each node.
+    fn expand_gradient(&self, load: &ElementLoad, g: &SVector<f64, REDUCED>) -> SVector<f64, 12> {
+        let weight = load.weight_per_length * (-0.5 * self.length);
+        SVector::<f64, 12>::from_fn(|i, _| match i {
+            0..3 => -g[i] + weight[i],
+            3..6 => g[i],
+            6..9 => g[i - 6] + weight[i - 6],
+            _ => g[i - 3],
+        })
+    }
+
     /// The gradient of V and the tangent's product with `w` (12 increments), K w =
-    /// (Hessian − ½[m]× on the rotation blocks) w, in one forward-over-forward pass: the
+    /// (Hessian − ½\[m\]× on the rotation blocks) w, in one forward-over-forward pass: the
     /// increments carry w in an inner dual, so the gradient's inner parts are the Hessian's
     /// product with w, at the cost of about two gradients (a whole Hessian costs sixty).
     pub fn gradient_and_tangent_times(
@@ -164,10 +186,23 @@ impl SpatialElement {
         b: NodeFrame,
         w: &[f64; 12],
     ) -> (SVector<f64, 12>, SVector<f64, 12>) {
-        let x = SVector::<Dual64, 12>::from_fn(|k, _| Dual64::new(0.0, w[k]));
+        // w in the nine increments: (w_x₂ − w_x₁, w_θ₁, w_θ₂).
+        let reduced: [f64; REDUCED] = std::array::from_fn(|k| match k {
+            0..3 => w[6 + k] - w[k],
+            3..6 => w[k],
+            _ => w[k + 3],
+        });
+        let x = SVector::<Dual64, REDUCED>::from_fn(|k, _| Dual64::new(0.0, reduced[k]));
         let (_, g) = gradient(|d| self.energy_at(load, a, b, d.as_slice()), &x);
-        let grad = g.map(|x| x.re);
-        let mut kw = g.map(|x| x.eps);
+        let grad = self.expand_gradient(load, &g.map(|x| x.re));
+        let h = g.map(|x| x.eps);
+        // Tᵀ (H₉ T w): the chord's share goes to x₂ and, negated, to x₁.
+        let mut kw = SVector::<f64, 12>::from_fn(|i, _| match i {
+            0..3 => -h[i],
+            3..6 => h[i],
+            6..9 => h[i - 6],
+            _ => h[i - 3],
+        });
         for base in [3, 9] {
             let m = DVec3::new(grad[base], grad[base + 1], grad[base + 2]);
             let turn = DVec3::new(w[base], w[base + 1], w[base + 2]);
@@ -207,6 +242,8 @@ impl SpatialElement {
         )
     }
 
+    /// V less gravity's linear share at the increments (δΔ, δθ₁, δθ₂): node 1 stays, node 2
+    /// moves by δΔ.
     fn energy_at<D: DualNum<Primitive = f64> + Copy>(
         &self,
         load: &ElementLoad,
@@ -214,7 +251,11 @@ impl SpatialElement {
         b: NodeFrame,
         d: &[D],
     ) -> D {
-        let (na, nb) = (lift_node(a, &d[0..6]), lift_node(b, &d[6..12]));
+        let zero = [D::from(0.0); 3];
+        let (na, nb) = (
+            lift_node(a, &[zero[0], zero[1], zero[2], d[3], d[4], d[5]]),
+            lift_node(b, &[d[0], d[1], d[2], d[6], d[7], d[8]]),
+        );
         let (u, t1, t2) = self.local(&na, &nb);
         let s = load.stiffness;
         let l0 = self.length;
@@ -226,19 +267,39 @@ impl SpatialElement {
             + bend(2) * (2.0 * s.bending[1] / l0);
         let g = load.weight_per_length;
         if g != DVec3::ZERO {
-            // −ρA l₀ g·[(x₁ + x₂)/2 + l (t₁ − t₂)/12] (module docs).
+            // −ρA l₀ g·l (t₁ − t₂)/12 (module docs; the linear share is added apart).
             let delta = sub(nb.0, na.0);
             let l = dot(delta, delta).sqrt();
             let tangent = |q: Quat<D>, c: DQuat| q.mul(lift_quat(c.conjugate())).rotate_x();
             let (ta, tb) = (tangent(na.1, self.offset[0]), tangent(nb.1, self.offset[1]));
             let gv = [g.x, g.y, g.z];
             for k in 0..3 {
-                let mean = (na.0[k] + nb.0[k]) * 0.5 + (ta[k] - tb[k]) * l * (1.0 / 12.0);
-                v -= mean * (gv[k] * l0);
+                v -= (ta[k] - tb[k]) * l * (gv[k] * l0 / 12.0);
             }
         }
         v
     }
+}
+
+/// The increments the duals run over: δΔ = δx₂ − δx₁, δθ₁, δθ₂.
+const REDUCED: usize = 9;
+
+/// The Hessian over (δx₁, δθ₁, δx₂, δθ₂) from that over (δΔ, δθ₁, δθ₂): Tᵀ H T with
+/// δΔ = δx₂ − δx₁.
+fn expand_hessian(h: &SMatrix<f64, REDUCED, REDUCED>) -> SMatrix<f64, 12, 12> {
+    // Each of the twelve: its place among the nine and its sign.
+    let map = |i: usize| -> (usize, f64) {
+        match i {
+            0..3 => (i, -1.0),
+            3..6 => (i, 1.0),
+            6..9 => (i - 6, 1.0),
+            _ => (i - 3, 1.0),
+        }
+    };
+    SMatrix::<f64, 12, 12>::from_fn(|i, j| {
+        let ((a, sa), (b, sb)) = (map(i), map(j));
+        sa * sb * h[(a, b)]
+    })
 }
 
 /// A quaternion over a dual number type (only what the element needs).

@@ -113,8 +113,8 @@ impl BodyModel for SpatialRigid {
         }
     }
     /// kq ∂g/∂θ + kv ∂g/∂ω of the gyroscopic term g = −ω × (I_w ω), I_w = R I Rᵀ, for a turn
-    /// R ← exp(δθ) R (world axes): δI_w = [δθ]× I_w − I_w [δθ]×, so
-    /// ∂g/∂θ = [ω]×[I_w ω]× − [ω]× I_w [ω]× and ∂g/∂ω = [I_w ω]× − [ω]× I_w (gravity is
+    /// R ← exp(δθ) R (world axes): δI_w = \[δθ\]× I_w − I_w \[δθ\]×, so
+    /// ∂g/∂θ = \[ω\]×\[I_w ω\]× − \[ω\]× I_w \[ω\]× and ∂g/∂ω = \[I_w ω\]× − \[ω\]× I_w (gravity is
     /// constant).
     fn add_force_tangent(
         &self,
