@@ -13,7 +13,9 @@ pub const ROD: (f64, f64, f64, f64) = (1e9, 1000.0, 0.01, 1.0);
 /// Gap between the rod's rounded end and the wall at the start, m.
 pub const ROD_GAP: f64 = 1e-3;
 
-fn empty(name: &str) -> Scene {
+/// A scene with nothing in it yet, named `name`, without gravity (the beams' closed forms are
+/// for loads alone), contact margin 1 cm.
+pub(crate) fn empty(name: &str) -> Scene {
     Scene {
         name: name.into(),
         gravity: Some(vec![0.0, 0.0]),

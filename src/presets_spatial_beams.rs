@@ -39,20 +39,8 @@ pub(crate) fn spatial_cantilever(v: &Values) -> Scene {
     let elements = v.get("n").round() as usize;
     let [weak, _, _, rho_a, _] = spatial_section();
     let omega1 = crate::beam_theory::cantilever_frequency(1, weak, rho_a, length);
-    let mut s = Scene {
-        name: "spatial-cantilever".into(),
-        gravity: Some(vec![0.0, 0.0, 0.0]),
-        bodies: Vec::new(),
-        beams: Vec::new(),
-        spatial_bodies: Vec::new(),
-        spatial_beams: Vec::new(),
-        forces: Vec::new(),
-        joints: Vec::new(),
-        material: Default::default(),
-        stepper: Default::default(),
-        contact_margin: 0.01,
-        duration: 1.0,
-    };
+    let mut s = crate::presets_beams::empty("spatial-cantilever");
+    s.gravity = Some(vec![0.0, 0.0, 0.0]);
     s.spatial_beams.push(SpatialBeamSpec {
         name: "beam".into(),
         start: [0.0, 0.0, 0.0],

@@ -86,6 +86,66 @@ pub struct BeamSpec {
     pub angular_velocity: f64,
 }
 
+/// What every beam checks, in the plane or in space: its length (end from start) at least
+/// 1e-6 m, 1 to [`MAX_ELEMENTS`] elements, E in [1e3, 1e13] Pa and ρ in [1e-3, 1e5] kg/m³.
+pub(crate) fn check_beam(
+    path: &str,
+    length: f64,
+    elements: usize,
+    (youngs_modulus, density): (f64, f64),
+) -> Result<()> {
+    if length < 1e-6 {
+        return Err(Error::field(
+            format!("{path}.end"),
+            "must be at least 1e-6 m from start (the beam's length)",
+        ));
+    }
+    if elements == 0 || elements > MAX_ELEMENTS {
+        return Err(Error::field(
+            format!("{path}.elements"),
+            format!("must be 1 to {MAX_ELEMENTS}, got {elements}"),
+        ));
+    }
+    check_range(&format!("{path}.youngs_modulus"), youngs_modulus, 1e3, 1e13)?;
+    check_range(&format!("{path}.density"), density, 1e-3, 1e5)?;
+    Ok(())
+}
+
+/// The node of a straight beam `name` from `start` to `end` in `elements` equal elements within
+/// 1e-6 of its length of `point`, or an error for `field` naming the nearest node and how far
+/// it is (where a joint anchored at `point` attaches; a `planar` beam has z = 0 and is named by
+/// (x, y)).
+pub(crate) fn node_along(
+    planar: bool,
+    name: &str,
+    (start, end): (glam::DVec3, glam::DVec3),
+    elements: usize,
+    point: glam::DVec3,
+    field: &str,
+) -> Result<usize> {
+    let n = elements.max(1);
+    let node = |k: usize| start + (end - start) * (k as f64 / n as f64);
+    let nearest = (0..=n)
+        .min_by(|&i, &j| node(i).distance(point).total_cmp(&node(j).distance(point)))
+        .unwrap_or(0);
+    let distance = node(nearest).distance(point);
+    if distance <= 1e-6 * start.distance(end) {
+        return Ok(nearest);
+    }
+    let at = node(nearest);
+    let at = if planar {
+        format!("[{}, {}]", at.x, at.y)
+    } else {
+        format!("[{}, {}, {}]", at.x, at.y, at.z)
+    };
+    Err(Error::field(
+        field,
+        format!(
+            "a joint attaches to beam '{name}' at one of its nodes; the nearest, node {nearest} at {at}, is {distance:.3e} m away"
+        ),
+    ))
+}
+
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
@@ -95,26 +155,18 @@ impl BeamSpec {
     /// The node a joint anchored at `point` attaches to: the node within 1e-6 of the beam's
     /// length of it, or an error for `field` naming the nearest node and how far it is.
     pub fn node_at(&self, point: [f64; 2], field: &str) -> Result<usize> {
-        let (a, b) = (DVec2::from(self.start), DVec2::from(self.end));
-        let n = self.elements.max(1);
-        let node = |k: usize| a + (b - a) * (k as f64 / n as f64);
-        let p = DVec2::from(point);
-        let nearest = (0..=n)
-            .min_by(|&i, &j| node(i).distance(p).total_cmp(&node(j).distance(p)))
-            .unwrap_or(0);
-        let distance = node(nearest).distance(p);
-        if distance <= 1e-6 * a.distance(b) {
-            Ok(nearest)
-        } else {
-            let at = node(nearest);
-            Err(Error::field(
-                field,
-                format!(
-                    "a joint attaches to beam '{}' at one of its nodes; the nearest, node {nearest} at [{}, {}], is {distance:.3e} m away",
-                    self.name, at.x, at.y
-                ),
-            ))
-        }
+        let line = (
+            DVec2::from(self.start).extend(0.0),
+            DVec2::from(self.end).extend(0.0),
+        );
+        node_along(
+            true,
+            &self.name,
+            line,
+            self.elements,
+            DVec2::from(point).extend(0.0),
+            field,
+        )
     }
 
     pub fn validate(&self, path: &str) -> Result<()> {
@@ -122,25 +174,12 @@ impl BeamSpec {
         check_each(&format!("{path}.start"), &self.start, -c, c)?;
         check_each(&format!("{path}.end"), &self.end, -c, c)?;
         let length = DVec2::from(self.end).distance(DVec2::from(self.start));
-        if length < 1e-6 {
-            return Err(Error::field(
-                format!("{path}.end"),
-                "must be at least 1e-6 m from start (the beam's length)",
-            ));
-        }
-        if self.elements == 0 || self.elements > MAX_ELEMENTS {
-            return Err(Error::field(
-                format!("{path}.elements"),
-                format!("must be 1 to {MAX_ELEMENTS}, got {}", self.elements),
-            ));
-        }
-        check_range(
-            &format!("{path}.youngs_modulus"),
-            self.youngs_modulus,
-            1e3,
-            1e13,
+        check_beam(
+            path,
+            length,
+            self.elements,
+            (self.youngs_modulus, self.density),
         )?;
-        check_range(&format!("{path}.density"), self.density, 1e-3, 1e5)?;
         check_range(&format!("{path}.width"), self.width, 1e-6, 1e2)?;
         check_range(&format!("{path}.height"), self.height, 1e-6, 1e2)?;
         if self.height > 0.5 * length {

@@ -18,7 +18,7 @@ use crate::geometry::Shape;
 use crate::model::corotational_spatial::SpatialStiffness;
 use crate::model::{BeamMass, Body, BodyKind, SpatialBeam, SpatialBeamSection, Support};
 use crate::scene::limits;
-use crate::scene_beams::{MAX_ELEMENTS, MassSpec, SupportSpec};
+use crate::scene_beams::{MassSpec, SupportSpec};
 
 /// One flexible beam of a spatial scene.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,7 +32,7 @@ pub struct SpatialBeamSpec {
     /// Last node (the tip: loads act there), m.
     #[serde(deserialize_with = "crate::scene_fields::array")]
     pub end: [f64; 3],
-    /// Number of equal elements, 1 to [`MAX_ELEMENTS`].
+    /// Number of equal elements, 1 to [`crate::scene_beams::MAX_ELEMENTS`].
     pub elements: usize,
     /// Young's modulus E, Pa.
     pub youngs_modulus: f64,
@@ -156,26 +156,15 @@ impl SpatialBeamSpec {
     /// The node a joint anchored at `point` attaches to: the node within 1e-6 of the beam's
     /// length of it, or an error for `field` naming the nearest node and how far it is.
     pub fn node_at(&self, point: [f64; 3], field: &str) -> Result<usize> {
-        let (a, b) = (DVec3::from(self.start), DVec3::from(self.end));
-        let n = self.elements.max(1);
-        let node = |k: usize| a + (b - a) * (k as f64 / n as f64);
-        let p = DVec3::from(point);
-        let nearest = (0..=n)
-            .min_by(|&i, &j| node(i).distance(p).total_cmp(&node(j).distance(p)))
-            .unwrap_or(0);
-        let distance = node(nearest).distance(p);
-        if distance <= 1e-6 * a.distance(b) {
-            Ok(nearest)
-        } else {
-            let at = node(nearest);
-            Err(Error::field(
-                field,
-                format!(
-                    "a joint attaches to beam '{}' at one of its nodes; the nearest, node {nearest} at [{}, {}, {}], is {distance:.3e} m away",
-                    self.name, at.x, at.y, at.z
-                ),
-            ))
-        }
+        let line = (DVec3::from(self.start), DVec3::from(self.end));
+        crate::scene_beams::node_along(
+            false,
+            &self.name,
+            line,
+            self.elements,
+            DVec3::from(point),
+            field,
+        )
     }
 
     /// Checks every field (`path` is the beam's, e.g. `spatial_beams[0]`).
@@ -185,23 +174,11 @@ impl SpatialBeamSpec {
         check_each(&format!("{path}.end"), &self.end, -c, c)?;
         let axis = DVec3::from(self.end) - DVec3::from(self.start);
         let length = axis.length();
-        if length < 1e-6 {
-            return Err(Error::field(
-                format!("{path}.end"),
-                "must be at least 1e-6 m from start (the beam's length)",
-            ));
-        }
-        if self.elements == 0 || self.elements > MAX_ELEMENTS {
-            return Err(Error::field(
-                format!("{path}.elements"),
-                format!("must be 1 to {MAX_ELEMENTS}, got {}", self.elements),
-            ));
-        }
-        check_range(
-            &format!("{path}.youngs_modulus"),
-            self.youngs_modulus,
-            1e3,
-            1e13,
+        crate::scene_beams::check_beam(
+            path,
+            length,
+            self.elements,
+            (self.youngs_modulus, self.density),
         )?;
         check_range(
             &format!("{path}.poissons_ratio"),
@@ -209,7 +186,6 @@ impl SpatialBeamSpec {
             0.0,
             0.5,
         )?;
-        check_range(&format!("{path}.density"), self.density, 1e-3, 1e5)?;
         let thickness = match (self.diameter, self.width, self.height) {
             (Some(d), None, None) => {
                 check_range(&format!("{path}.diameter"), d, 1e-6, 1e2)?;

@@ -48,6 +48,19 @@ pub fn nodes_on_plane(
         .collect()
 }
 
+/// The feet of a point on a curve of elements, from each element's nearest ξ: the nearest
+/// points strictly inside an element, and a node's own (once) where the elements on both its
+/// sides have their nearest point at it (an end of the beam, or a node met exactly), in order
+/// along the curve as (element, ξ). Shared by the plane's disk and the space's sphere.
+pub(crate) fn feet(nearest: &[f64]) -> impl Iterator<Item = (usize, f64)> + '_ {
+    let last = nearest.len().saturating_sub(1);
+    nearest.iter().enumerate().filter_map(move |(e, &xi)| {
+        let at_start = xi == 0.0 && (e == 0 || nearest[e - 1] == 1.0);
+        let at_last_end = xi == 1.0 && e == last;
+        ((xi > 0.0 && xi < 1.0) || at_start || at_last_end).then_some((e, xi))
+    })
+}
+
 /// Contacts of a disk (radius `r`, centre `c`) with the beam's centreline, the elements'
 /// cubic Hermite curves ([`crate::model::hermite`]): one at each nearest point of the curve to
 /// c strictly inside an element, and one at each node nearest for both its elements (an end
@@ -64,17 +77,9 @@ pub fn disk_on_beam(
     let reach = r + t + margin;
     let segments: Vec<Segment> = nodes.windows(2).map(|w| Segment::new(w[0], w[1])).collect();
     let nearest: Vec<f64> = segments.iter().map(|s| s.nearest(c).0).collect();
-    let mut feet = Vec::new();
-    for (e, segment) in segments.iter().enumerate() {
-        let xi = nearest[e];
-        // Interior feet; at a node, the node's own foot (once) when the elements on both
-        // sides of it have their nearest point there.
-        let at_start = xi == 0.0 && (e == 0 || nearest[e - 1] == 1.0);
-        let at_last_end = xi == 1.0 && e + 1 == segments.len();
-        if (xi > 0.0 && xi < 1.0) || at_start || at_last_end {
-            feet.push(segment.point(xi));
-        }
-    }
+    let feet: Vec<DVec2> = feet(&nearest)
+        .map(|(e, xi)| segments[e].point(xi))
+        .collect();
     // Numbered among all the curve's nearest points before the reach is applied, so a foot
     // far along the beam entering or leaving the margin renumbers none of the others.
     feet.into_iter()

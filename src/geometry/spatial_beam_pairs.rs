@@ -63,15 +63,9 @@ pub fn sphere_on_beam(
 ) -> Vec<ContactGeometry> {
     let reach = r + t + margin;
     let nearest: Vec<f64> = segments.iter().map(|s| s.nearest(c).0).collect();
-    let mut feet = Vec::new();
-    for (e, segment) in segments.iter().enumerate() {
-        let xi = nearest[e];
-        let at_start = xi == 0.0 && (e == 0 || nearest[e - 1] == 1.0);
-        let at_last_end = xi == 1.0 && e + 1 == segments.len();
-        if (xi > 0.0 && xi < 1.0) || at_start || at_last_end {
-            feet.push(segment.point(xi));
-        }
-    }
+    let feet: Vec<DVec3> = super::beam_pairs::feet(&nearest)
+        .map(|(e, xi)| segments[e].point(xi))
+        .collect();
     feet.into_iter()
         .enumerate()
         .filter_map(|(feature, p)| {

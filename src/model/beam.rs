@@ -273,14 +273,9 @@ impl PlanarBeam {
             let kt = st.tangent(section.stiffness, el.length);
             let k = DMatrix::from_fn(6, 6, |i, j| kt[i][j]);
             let one = Self::assemble_mass(&[straight], section.mass_per_length, mass_model, 2);
-            let Some(chol) = one.cholesky() else { continue };
-            let Some(l_inv) = chol.l().try_inverse() else {
-                continue;
-            };
-            let s = &l_inv * k * l_inv.transpose();
-            let s = (&s + s.transpose()) * 0.5;
-            let top = s.symmetric_eigen().eigenvalues.max();
-            bound = bound.max(top.max(0.0).sqrt());
+            if let Some(omega) = super::mass::highest_frequency(k, one) {
+                bound = bound.max(omega);
+            }
         }
         bound
     }

@@ -4,6 +4,17 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::contact::JacobianRow;
 
+/// The highest ω of K φ = ω² M φ (K symmetric, M symmetric positive definite), rad/s: the
+/// square root of the largest eigenvalue of L⁻¹ K L⁻ᵀ, M = L Lᵀ; None when M is not positive
+/// definite. Used for one element's bound on a beam's highest frequency (Irons).
+pub fn highest_frequency(k: DMatrix<f64>, m: DMatrix<f64>) -> Option<f64> {
+    let l_inv = m.cholesky()?.l().try_inverse()?;
+    let s = &l_inv * k * l_inv.transpose();
+    let s = (&s + s.transpose()) * 0.5;
+    let top = s.symmetric_eigen().eigenvalues.max();
+    Some(top.max(0.0).sqrt())
+}
+
 /// M = diag(M₁, M₂, …), one symmetric positive-definite block per moving body.
 #[derive(Debug, Clone)]
 pub struct BlockDiagonalMass {

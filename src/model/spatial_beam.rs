@@ -298,14 +298,9 @@ impl SpatialBeam {
                     0.0
                 }
             });
-            let Some(chol) = m.cholesky() else { continue };
-            let Some(l_inv) = chol.l().try_inverse() else {
-                continue;
-            };
-            let s = &l_inv * k * l_inv.transpose();
-            let s = (&s + s.transpose()) * 0.5;
-            let top = s.symmetric_eigen().eigenvalues.max();
-            bound = bound.max(top.max(0.0).sqrt());
+            if let Some(omega) = super::mass::highest_frequency(k, m) {
+                bound = bound.max(omega);
+            }
         }
         bound
     }
