@@ -719,22 +719,41 @@ impl Simulation {
     /// Coupled penalty-contact modes of the compressed contacts at the current state (kept
     /// until the positions, the system or its loads change).
     pub fn modes(&self) -> ModalAnalysis {
-        // Sleeping bodies leave the structure's tangent, so they are part of the key.
-        let at: Vec<u64> = (self.system.q.iter().map(|x| x.to_bits()))
-            .chain(self.system.asleep.iter().map(|&a| u64::from(a)))
-            .collect();
-        let mut cache = self.modes.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((generation, q, analysis)) = cache.as_ref()
-            && *generation == self.generation
-            && *q == at
-        {
-            return analysis.clone();
+        if let Some(analysis) = self.cached_modes() {
+            return analysis;
         }
         let contacts = self.compressed_contacts();
         let refs: Vec<&Contact> = contacts.iter().collect();
+        self.analyse_modes(&refs)
+    }
+
+    /// What the modes are cached under: the generation, q and the sleeping bodies (they
+    /// leave the structure's tangent).
+    fn modes_key(&self) -> Vec<u64> {
+        (self.system.q.iter().map(|x| x.to_bits()))
+            .chain(self.system.asleep.iter().map(|&a| u64::from(a)))
+            .collect()
+    }
+
+    /// The cached modes when they are for the state now.
+    fn cached_modes(&self) -> Option<ModalAnalysis> {
+        let cache = self.modes.0.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.as_ref() {
+            Some((generation, at, analysis))
+                if *generation == self.generation && *at == self.modes_key() =>
+            {
+                Some(analysis.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The modes of the compressed contacts `refs` now, kept in the cache.
+    fn analyse_modes(&self, refs: &[&Contact]) -> ModalAnalysis {
         let k = vec![self.settings.material.stiffness; refs.len()];
-        let analysis = modes::analyse(&self.system, &refs, &k);
-        *cache = Some((self.generation, at, analysis.clone()));
+        let analysis = modes::analyse(&self.system, refs, &k);
+        let mut cache = self.modes.0.lock().unwrap_or_else(|e| e.into_inner());
+        *cache = Some((self.generation, self.modes_key(), analysis.clone()));
         analysis
     }
 
@@ -755,7 +774,10 @@ impl Simulation {
         let contacts = self.compressed_contacts();
         let refs: Vec<&Contact> = contacts.iter().collect();
         let k = vec![self.settings.material.stiffness; refs.len()];
-        let analysis = self.modes();
+        // The contacts are found once, for the modes (unless cached) and their energies.
+        let analysis = self
+            .cached_modes()
+            .unwrap_or_else(|| self.analyse_modes(&refs));
         let energy = modes::modal_energies(&self.system, &refs, &k, &analysis);
         (analysis, energy)
     }

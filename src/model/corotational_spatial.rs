@@ -215,13 +215,7 @@ impl SpatialElement {
         (grad, kw)
     }
 
-    /// The local deformation (u, θ̄₁, θ̄₂) with the nodes at `a` and `b` (m, rad).
-    pub fn deformation(&self, a: NodeFrame, b: NodeFrame) -> (f64, [f64; 3], [f64; 3]) {
-        let d = self.local(&lift_node(a, &[0.0; 6]), &lift_node(b, &[0.0; 6]));
-        (d.0, d.1, d.2)
-    }
-
-    /// (u, θ̄₁, θ̄₂) and the element's frame, generic over the number type.
+    /// The local deformation (u, θ̄₁, θ̄₂), generic over the number type.
     fn local<D: DualNum<Primitive = f64> + Copy>(
         &self,
         a: &([D; 3], Quat<D>),

@@ -33,9 +33,7 @@ use nalgebra::{DMatrix, DVector, SMatrix};
 
 use super::Pose;
 use super::beam::{BeamMass, Support};
-use super::corotational_spatial::{
-    ElementDerivatives, ElementLoad, NodeFrame, SpatialElement, SpatialStiffness,
-};
+use super::corotational_spatial::{ElementLoad, NodeFrame, SpatialElement, SpatialStiffness};
 use super::hermite_spatial::SpatialSegment;
 use super::kind::BodyModel;
 
@@ -315,11 +313,6 @@ impl SpatialBeam {
         self.nodes0.len()
     }
 
-    /// The elements.
-    pub fn elements(&self) -> &[SpatialElement] {
-        &self.elements
-    }
-
     /// Undeformed length, m.
     pub fn length(&self) -> f64 {
         self.elements.iter().map(|e| e.length).sum()
@@ -327,15 +320,15 @@ impl SpatialBeam {
 
     /// Every node's frame at generalized positions `q` (held parts at their reference).
     pub fn node_frames(&self, q: &[f64]) -> Vec<NodeFrame> {
-        self.nodes0
-            .iter()
-            .zip(&self.q_at)
-            .map(|(&(x, r), at)| {
-                let x = at[0].map_or(x, |o| DVec3::new(q[o], q[o + 1], q[o + 2]));
-                let r = at[1].map_or(r, |o| DQuat::from_xyzw(q[o + 1], q[o + 2], q[o + 3], q[o]));
-                (x, r)
-            })
-            .collect()
+        (0..self.nodes()).map(|k| self.node_frame(q, k)).collect()
+    }
+
+    /// Node `k`'s frame at generalized positions `q` (held parts at their reference).
+    fn node_frame(&self, q: &[f64], k: usize) -> NodeFrame {
+        let ((x, r), at) = (self.nodes0[k], self.q_at[k]);
+        let x = at[0].map_or(x, |o| DVec3::new(q[o], q[o + 1], q[o + 2]));
+        let r = at[1].map_or(r, |o| DQuat::from_xyzw(q[o + 1], q[o + 2], q[o + 3], q[o]));
+        (x, r)
     }
 
     /// Every node's velocity and spin at generalized velocities `v` (held: zero).
@@ -357,21 +350,6 @@ impl SpatialBeam {
         }
     }
 
-    /// Each element's energy and derivatives with the nodes at `frames`.
-    fn derivatives(
-        &self,
-        frames: &[NodeFrame],
-        gravity: DVec3,
-        second: bool,
-    ) -> Vec<ElementDerivatives> {
-        let load = self.load(gravity);
-        self.elements
-            .iter()
-            .enumerate()
-            .map(|(e, el)| el.derivatives(&load, frames[e], frames[e + 1], second))
-            .collect()
-    }
-
     /// Each element's tangent (∂ of its gradient, without gravity) at positions `q`, from the
     /// cache when `q` is the last configuration asked for.
     fn element_tangents(&self, q: &[f64]) -> Vec<SMatrix<f64, 12, 12>> {
@@ -382,24 +360,15 @@ impl SpatialBeam {
             return k.clone();
         }
         let frames = self.node_frames(q);
-        let k: Vec<_> = self
-            .derivatives(&frames, DVec3::ZERO, true)
-            .iter()
-            .map(ElementDerivatives::tangent)
+        let load = self.load(DVec3::ZERO);
+        let k: Vec<_> = (self.elements.iter().enumerate())
+            .map(|(e, el)| {
+                el.derivatives(&load, frames[e], frames[e + 1], true)
+                    .tangent()
+            })
             .collect();
         *cache = Some((q.to_vec(), k.clone()));
         k
-    }
-
-    /// Strain energy Σ V_e at positions `q`, J.
-    pub fn strain_energy(&self, q: &[f64]) -> f64 {
-        let frames = self.node_frames(q);
-        let load = self.load(DVec3::ZERO);
-        self.elements
-            .iter()
-            .enumerate()
-            .map(|(e, el)| el.energy(&load, frames[e], frames[e + 1]))
-            .sum()
     }
 
     /// The place in v of element `e`'s local coordinate `k` (0..12: δx₁, δθ₁, δx₂, δθ₂).
@@ -507,7 +476,7 @@ impl SpatialBeam {
     }
 
     fn tip(&self, q: &[f64]) -> NodeFrame {
-        self.node_frames(q)[self.nodes() - 1]
+        self.node_frame(q, self.nodes() - 1)
     }
 }
 
@@ -689,7 +658,7 @@ impl BodyModel for SpatialBeam {
             .sum()
     }
     fn node_frame3(&self, q: &[f64], node: usize) -> Option<(DVec3, DQuat)> {
-        self.node_frames(q).get(node).copied()
+        (node < self.nodes()).then(|| self.node_frame(q, node))
     }
     /// Positions add; each node's rotation turns by the exponential map, R ← exp(Δθ) R.
     fn displace(&self, q: &[f64], delta: &[f64], out: &mut [f64]) {
