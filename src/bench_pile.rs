@@ -30,7 +30,7 @@ fn run_one(
     n: usize,
     stepper: &str,
     (resistance, sleep): (bool, bool),
-    mu: Option<f64>,
+    (mu, tolerance): (Option<f64>, Option<f64>),
     steps: usize,
     budget_s: f64,
 ) -> Result<PileRow, String> {
@@ -46,6 +46,11 @@ fn run_one(
         set.push(("gamma".into(), 1e-3));
     }
     let mut sim = Simulation::from_preset(preset, &set).map_err(|e| e.to_string())?;
+    if let Some(tolerance) = tolerance {
+        let mut scene = sim.scene().clone();
+        scene.stepper.newton_tolerance = tolerance;
+        sim = Simulation::from_scene(scene).map_err(|e| e.to_string())?;
+    }
     sim.set_stepper(stepper).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut done = 0;
@@ -82,7 +87,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
     let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
-    let mut mu = None;
+    let (mut mu, mut tolerance) = (None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -129,6 +134,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         })?,
                 );
             }
+            "--tolerance" => {
+                tolerance = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|t: &f64| *t > 0.0 && *t < 1.0)
+                        .ok_or_else(|| {
+                            format!("--tolerance: a relative residual in (0, 1), got '{value}'")
+                        })?,
+                );
+            }
             "--budget" => {
                 budget = value
                     .parse()
@@ -138,7 +154,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --mu, --resistance, --sleep"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --mu, --tolerance, --resistance, --sleep"
                 ));
             }
         }
@@ -149,7 +165,15 @@ pub fn run(args: &[String]) -> Result<String, String> {
     for preset in &presets {
         for &n in &sizes {
             for stepper in &steppers {
-                let r = run_one(preset, n, stepper, (resistance, sleep), mu, steps, budget)?;
+                let r = run_one(
+                    preset,
+                    n,
+                    stepper,
+                    (resistance, sleep),
+                    (mu, tolerance),
+                    steps,
+                    budget,
+                )?;
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,

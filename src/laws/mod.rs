@@ -33,6 +33,7 @@ pub mod newton_krylov;
 pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
+mod round_contact;
 pub mod sparse;
 mod sparse_jacobian;
 

@@ -52,3 +52,15 @@ pub fn project_ball(
     let d = (DMatrix::identity(k, k) - &unit * unit.transpose()) * (r / norm);
     (&unit * r, d, unit, BallCase::Boundary)
 }
+
+/// Projects the slice `x` in place onto the ball of radius `radius` (a segment in one
+/// dimension), without derivatives; true when it was outside (the law at its bound).
+pub fn clamp_to_ball(x: &mut [f64], radius: f64) -> bool {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if norm <= radius {
+        return false;
+    }
+    let s = if norm > 0.0 { radius / norm } else { 0.0 };
+    x.iter_mut().for_each(|v| *v *= s);
+    true
+}

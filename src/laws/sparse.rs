@@ -10,18 +10,12 @@
 //!
 //! and each contact's own Delassus block W_cc = G_c M⁻¹ G_cᵀ (at most 6 × 6, from its rows).
 //! One sweep visits the contacts in order and solves each one's laws exactly with the others
-//! frozen: its local problem is u_c = (u_c − W_cc λ_c) + W_cc λ_c'. When W_cc does not couple
-//! the normal to the tangents and is isotropic in the tangent plane (a sphere or disk on a
-//! plane or on another sphere or disk: the normal row moves the centres only, and the two
-//! tangent rows see the same mass and inertia), the local solution is closed-form:
-//!
-//! ```text
-//!     λ_N = max(0, −f_N / W_NN),    λ_T = −f_T / W_TT  if ‖f_T‖ ≤ μ λ_N W_TT,
-//!                                   λ_T = −μ λ_N f_T/‖f_T‖  otherwise (sliding along f_T),
-//! ```
-//!
-//! f the local free quantities. Other blocks (boxes, rolling and spinning resistance) are
-//! solved by the small semismooth Newton with its polyhedral fallback (`solve_local`).
+//! frozen: its local problem is u_c = (u_c − W_cc λ_c) + W_cc λ_c'. For a round body (a
+//! sphere or disk on a plane or on another sphere or disk) that problem is solved in closed
+//! form, rolling and spinning resistance included (`round_contact.rs`: the normal and the
+//! spin are uncoupled, friction and rolling coupled through ω × r, each law's block
+//! isotropic). Other blocks (boxes) are solved by the small semismooth Newton with its
+//! polyhedral fallback (`solve_local`).
 //! After each sweep the residual of the *whole* problem — the natural map
 //! R = λ − P(λ − r u), u recomputed from w, with the same per-law augmentation and relative
 //! scale as Newton's — is compared with the tolerance; the solve stops there or at the sweep
@@ -40,6 +34,8 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::newton_krylov::KrylovOptions;
+use super::projection::clamp_to_ball;
+use super::round_contact::RoundContact;
 use super::sparse_jacobian::LawJacobian;
 use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
 use crate::contact::{Delassus, JacobianRow};
@@ -63,26 +59,14 @@ pub(super) fn block_len(b: &LawBlock) -> usize {
     1 + b.tangents + b.rolling + b.spin
 }
 
-/// Projects `x` onto the ball of radius `radius` (a segment in one dimension); true when it
-/// was outside (the law at its bound).
-fn project_ball(x: &mut [f64], radius: f64) -> bool {
-    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
-    if norm <= radius {
-        return false;
-    }
-    let s = if norm > 0.0 { radius / norm } else { 0.0 };
-    x.iter_mut().for_each(|v| *v *= s);
-    true
-}
-
 /// One contact's local data: its Delassus block (row-major) and per-row augmentation.
 pub(super) struct LocalBlock {
     /// W_cc, row-major with the block's length as stride.
     pub(super) w: [f64; 36],
     /// Per-row augmentation r.
     pub(super) r: [f64; 6],
-    /// True when the closed-form solution applies (see the module notes).
-    closed_form: bool,
+    /// The closed-form solve when the block is a round contact's (see `round_contact.rs`).
+    round: Option<RoundContact>,
 }
 
 impl LocalBlock {
@@ -110,18 +94,8 @@ impl LocalBlock {
             };
             r[start..start + n].fill(value);
         }
-        let t = b.tangents;
-        let closed_form = b.rolling == 0 && b.spin == 0 && {
-            let small = |x: f64, a: f64, c: f64| x.abs() <= 1e-13 * (a * c).sqrt();
-            let wn = w[0];
-            let wt = if t > 0 { w[len + 1] } else { 1.0 };
-            (1..=t).all(|k| small(w[k], wn, wt) && small(w[k * len], wn, wt))
-                && (t < 2
-                    || (small(w[len + 2], wt, wt)
-                        && small(w[2 * len + 1], wt, wt)
-                        && (w[2 * len + 2] - wt).abs() <= 1e-13 * wt))
-        };
-        Self { w, r, closed_form }
+        let round = RoundContact::of(&w[..len * len], b);
+        Self { w, r, round }
     }
 }
 
@@ -154,7 +128,7 @@ pub(super) fn block_residual(
         for (k, xk) in x.iter_mut().enumerate().take(law.len) {
             *xk = sigma(start + k);
         }
-        at_bound[which] = project_ball(&mut x[..law.len], law.coefficient * pn);
+        at_bound[which] = clamp_to_ball(&mut x[..law.len], law.coefficient * pn);
         for k in 0..law.len {
             out[start + k] = lambda[start + k] - x[k];
             worst = worst.max(out[start + k].abs());
@@ -185,16 +159,8 @@ fn solve_block(
     out: &mut [f64],
 ) -> usize {
     let len = block_len(b);
-    if local.closed_form {
-        let (normal, _) = b.project_normal(-free[0] / local.w[0]);
-        out[0] = normal;
-        if b.tangents > 0 {
-            let wt = local.w[len + 1];
-            for k in 0..b.tangents {
-                out[1 + k] = -free[1 + k] / wt;
-            }
-            project_ball(&mut out[1..1 + b.tangents], b.friction * normal);
-        }
+    if let Some(round) = &local.round {
+        round.solve(b, free, out);
         return 1;
     }
     let w = DMatrix::from_row_slice(len, len, &local.w[..len * len]);
