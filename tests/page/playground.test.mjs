@@ -629,6 +629,38 @@ test("the 3-D view draws every preset in space: each body in view shows in its p
   assert.ok(checked >= 10, `${checked} presets in space checked`);
 });
 
+test("a pile of 1000 spheres loads, steps with every gap ≥ 0 to rounding, shows its step time, and is drawn", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${base}?scene=pile&N=1000`);
+  // Software WebGL draws a thousand spheres at a few frames a second: wait for two steps.
+  await page.waitForFunction(() => window.contactlab?.ready && window.contactlab.sim.steps >= 2, null, { timeout: 90000 });
+  assert.equal(await page.$eval("#param-N", (e) => Number(e.value)), 1000);
+  assert.equal(await page.evaluate(() => window.contactlab.bodies.filter((b) => !b.fixed).length), 1000);
+  // 60 more steps straight through the API (0.25 s: the first layers land on the floor).
+  const state = await page.evaluate(() => {
+    const sim = window.contactlab.sim;
+    window.contactlab.playing = false;
+    const before = sim.steps;
+    // step(n) returns early when a call runs long (the page's frame budget): call again.
+    while (sim.steps < before + 60) sim.step(before + 60 - sim.steps);
+    return { before, steps: sim.steps, time: sim.time, gap: sim.deepestGap, contacts: sim.contactIds().length };
+  });
+  assert.equal(state.steps, state.before + 60);
+  assert.ok(Math.abs(state.time - state.steps / 240) < 1e-9, `t = ${state.time} after ${state.steps} steps`);
+  assert.ok(state.gap >= -1e-9, `deepest gap ${state.gap} m`);
+  assert.ok(state.contacts > 1000, `${state.contacts} contacts`);
+  const stepTime = await readout(page, "step time");
+  assert.match(stepTime, /^[0-9.]+(e[-+]?[0-9]+)? ms$/, `step time readout '${stepTime}'`);
+  assert.ok(await inked(page) > 500, "3-D view drawn");
+  assert.ok(!/NaN/.test(await page.textContent("body")), "no NaN on the page");
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/pile-1000.png` });
+  await page.close();
+});
+
 test("the view choice switches a scene in space to the projections and back, and the link keeps it", async () => {
   const { page, errors } = await open("?scene=pile&N=20");
   await page.selectOption("#view-mode", "projections");
