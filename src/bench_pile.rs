@@ -17,6 +17,7 @@ struct PileRow {
     sleep: bool,
     steps: usize,
     ms_per_step: f64,
+    allocations_per_step: f64,
     deepest_gap: f64,
     max_speed: f64,
     escaped: usize,
@@ -52,6 +53,7 @@ fn run_one(
         sim = Simulation::from_scene(scene).map_err(|e| e.to_string())?;
     }
     sim.set_stepper(stepper).map_err(|e| e.to_string())?;
+    let allocations = crate::alloc_count::allocations();
     let start = Instant::now();
     let mut done = 0;
     while done < steps {
@@ -63,6 +65,7 @@ fn run_one(
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    let allocations = crate::alloc_count::allocations() - allocations;
     let state = pile_state(sim.system());
     let (unconverged, worst_residual) = sim.unconverged_steps();
     Ok(PileRow {
@@ -73,6 +76,7 @@ fn run_one(
         sleep,
         steps: done,
         ms_per_step: 1e3 * seconds / done as f64,
+        allocations_per_step: allocations as f64 / done as f64,
         deepest_gap: sim.deepest_gap(),
         max_speed: state.max_speed,
         escaped: state.escaped,
@@ -160,7 +164,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = String::from(
-        "| preset | N | stepper | ρ = γ | sleeping | steps | ms/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| preset | N | stepper | ρ = γ | sleeping | steps | ms/step | allocations/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for preset in &presets {
         for &n in &sizes {
@@ -175,7 +179,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     budget,
                 )?;
                 out.push_str(&format!(
-                    "| {} | {} | {} | {} | {} | {} | {:.3} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
+                    "| {} | {} | {} | {} | {} | {} | {:.3} | {:.0} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,
                     r.n,
                     r.stepper,
@@ -183,6 +187,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     if r.sleep { "on" } else { "off" },
                     r.steps,
                     r.ms_per_step,
+                    r.allocations_per_step,
                     (-r.deepest_gap).max(0.0),
                     r.max_speed,
                     r.escaped,

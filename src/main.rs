@@ -13,9 +13,13 @@ use contactlab::lcp::{self, Lcp, LcpSolverKind, LcpStatus, PgsOptions};
 use contactlab::trace::CsvLayout;
 use contactlab::{Error, Simulation, presets};
 
+mod alloc_count;
 mod bench;
 mod bench_pile;
 mod soak;
+
+#[global_allocator]
+static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
 
 /// Why a command did not succeed, with its exit status.
 enum Failure {

@@ -187,34 +187,39 @@ impl RoundContact {
         (mu_n, rho_n): (f64, f64),
         (x_t, x_r): (&mut [f64; 2], &mut [f64; 2]),
     ) -> bool {
-        let n = f_t.len();
-        let inside = |x: &[f64], bound: f64| norm(x) <= bound * (1.0 + 1e-12) + 1e-300;
-        // Case 1: λ_R = −(f_R + Cᵀ λ_T)/w_R inside its disc.
-        let cf = self.apply(f_r, false, n);
-        let schur = self.w_t - self.c2 / self.w_r;
+        // Case 1: friction on its disc, λ_R = −(f_R + Cᵀ λ_T)/w_R inside its own.
+        self.eliminate(false, (f_t, f_r), (mu_n, rho_n), (&mut *x_t, &mut *x_r))
+            // Case 2: the roles exchanged (C becomes Cᵀ).
+            || self.eliminate(true, (f_r, f_t), (rho_n, mu_n), (x_r, x_t))
+    }
+
+    /// One law (a) on its disc with the other (b) eliminated, b = −(f_b + C_ba a)/w_b:
+    /// a = P(−(f_a − C_ab f_b / w_b) / (w_a − c²/w_b)). True when b lands inside its disc.
+    /// `a_is_rolling` says which is which (C_ab is C for a = friction, Cᵀ for a = rolling).
+    fn eliminate(
+        &self,
+        a_is_rolling: bool,
+        (f_a, f_b): (&[f64], &[f64]),
+        (bound_a, bound_b): (f64, f64),
+        (x_a, x_b): (&mut [f64; 2], &mut [f64; 2]),
+    ) -> bool {
+        let n = f_a.len();
+        let (w_a, w_b) = if a_is_rolling {
+            (self.w_r, self.w_t)
+        } else {
+            (self.w_t, self.w_r)
+        };
+        let coupled = self.apply(f_b, a_is_rolling, n);
+        let schur = w_a - self.c2 / w_b;
         for k in 0..n {
-            x_t[k] = -(f_t[k] - cf[k] / self.w_r) / schur;
+            x_a[k] = -(f_a[k] - coupled[k] / w_b) / schur;
         }
-        project(&mut x_t[..n], mu_n);
-        let ct = self.apply(&x_t[..n], true, n);
+        project(&mut x_a[..n], bound_a);
+        let back = self.apply(&x_a[..n], !a_is_rolling, n);
         for k in 0..n {
-            x_r[k] = -(f_r[k] + ct[k]) / self.w_r;
+            x_b[k] = -(f_b[k] + back[k]) / w_b;
         }
-        if inside(&x_r[..n], rho_n) {
-            return true;
-        }
-        // Case 2: λ_T = −(f_T + C λ_R)/w_T inside its disc.
-        let ctf = self.apply(f_t, true, n);
-        let schur = self.w_r - self.c2 / self.w_t;
-        for k in 0..n {
-            x_r[k] = -(f_r[k] - ctf[k] / self.w_t) / schur;
-        }
-        project(&mut x_r[..n], rho_n);
-        let c = self.apply(&x_r[..n], false, n);
-        for k in 0..n {
-            x_t[k] = -(f_t[k] + c[k]) / self.w_t;
-        }
-        inside(&x_t[..n], mu_n)
+        norm(&x_b[..n]) <= bound_b * (1.0 + 1e-12) + 1e-300
     }
 
     /// Case 3: both laws at their bounds, by coordinate descent from case 2's point.
