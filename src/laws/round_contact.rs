@@ -80,12 +80,14 @@ impl RoundContact {
                 3
             }
         };
+        // Each law's rows isotropic (one diagonal value), nothing coupled but T with R.
+        let law_diagonal = [w_n, w_t, w_r, w_s];
         let scale = |i: usize, j: usize| (diag(i) * diag(j)).sqrt();
         for i in 0..len {
             for j in 0..len {
                 let (gi, gj) = (group(i), group(j));
                 let expected = if i == j {
-                    diag(i)
+                    law_diagonal[gi]
                 } else if (gi, gj) == (1, 2) || (gi, gj) == (2, 1) {
                     continue; // the T–R coupling C, checked below
                 } else {
@@ -404,5 +406,19 @@ mod tests {
         assert!(RoundContact::of(&w, &block(0.5, 0.01, 0.01)).is_none());
         let round = delassus(&[(m, [1e-3; 3], ball_rows(a, 1.0))]);
         assert!(RoundContact::of(&round, &block(0.5, 0.01, 0.01)).is_some());
+        // Without friction rows nothing couples the rolling rows, but their two diagonal
+        // entries (1/I_x, 1/I_y) differ: no single w_R, so not round either.
+        let keep = [0, 3, 4, 5];
+        let mut rolling_only = [0.0; 16];
+        for (i, &a) in keep.iter().enumerate() {
+            for (j, &b) in keep.iter().enumerate() {
+                rolling_only[i * 4 + j] = w[a * 6 + b];
+            }
+        }
+        let no_friction = LawBlock {
+            tangents: 0,
+            ..block(0.0, 0.01, 0.01)
+        };
+        assert!(RoundContact::of(&rolling_only, &no_friction).is_none());
     }
 }
