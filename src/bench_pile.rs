@@ -143,9 +143,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     value
                         .parse()
                         .ok()
-                        .filter(|t: &f64| *t > 0.0 && *t < 1.0)
+                        .filter(|t: &f64| (1e-16..=1e-2).contains(t))
                         .ok_or_else(|| {
-                            format!("--tolerance: a relative residual in (0, 1), got '{value}'")
+                            format!("--tolerance: a relative residual in [1e-16, 1e-2] (as stepper.newton_tolerance), got '{value}'")
                         })?,
                 );
             }

@@ -157,8 +157,8 @@ impl RoundContact {
             for k in 0..nr {
                 x_r[k] = -f_r[k] / self.w_r;
             }
-            project(&mut x_t[..t], mu_n);
-            project(&mut x_r[..nr], rho_n);
+            clamp_to_ball(&mut x_t[..t], mu_n);
+            clamp_to_ball(&mut x_r[..nr], rho_n);
         } else if !self.one_inside(f_t, f_r, (mu_n, rho_n), (&mut x_t, &mut x_r)) {
             self.both_at_bounds(f_t, f_r, (mu_n, rho_n), (&mut x_t, &mut x_r));
         }
@@ -216,7 +216,7 @@ impl RoundContact {
         for k in 0..n {
             x_a[k] = -(f_a[k] - coupled[k] / w_b) / schur;
         }
-        project(&mut x_a[..n], bound_a);
+        clamp_to_ball(&mut x_a[..n], bound_a);
         let back = self.apply(&x_a[..n], !a_is_rolling, n);
         for k in 0..n {
             x_b[k] = -(f_b[k] + back[k]) / w_b;
@@ -233,7 +233,7 @@ impl RoundContact {
         (x_t, x_r): (&mut [f64; 2], &mut [f64; 2]),
     ) {
         let n = f_t.len();
-        project(&mut x_t[..n], mu_n);
+        clamp_to_ball(&mut x_t[..n], mu_n);
         let scale = mu_n.max(rho_n).max(1e-300);
         for _ in 0..MAX_PASSES {
             let (old_t, old_r) = (*x_t, *x_r);
@@ -241,12 +241,12 @@ impl RoundContact {
             for k in 0..n {
                 x_t[k] = -(f_t[k] + c[k]) / self.w_t;
             }
-            project(&mut x_t[..n], mu_n);
+            clamp_to_ball(&mut x_t[..n], mu_n);
             let ct = self.apply(&x_t[..n], true, n);
             for k in 0..n {
                 x_r[k] = -(f_r[k] + ct[k]) / self.w_r;
             }
-            project(&mut x_r[..n], rho_n);
+            clamp_to_ball(&mut x_r[..n], rho_n);
             let change = (0..n)
                 .map(|k| (x_t[k] - old_t[k]).abs().max((x_r[k] - old_r[k]).abs()))
                 .fold(0.0, f64::max);
@@ -259,11 +259,6 @@ impl RoundContact {
 
 fn norm(x: &[f64]) -> f64 {
     x.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-/// Projects `x` onto the ball of radius `radius`.
-fn project(x: &mut [f64], radius: f64) {
-    clamp_to_ball(x, radius);
 }
 
 #[cfg(test)]
