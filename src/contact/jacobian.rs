@@ -1,12 +1,19 @@
 //! Sparse Jacobian rows: the map from generalized velocities to one contact velocity.
 
 use nalgebra::DVector;
+use smallvec::SmallVec;
+
+/// The non-zero entries of one row, (generalized-velocity index, coefficient). A contact
+/// between two rigid bodies has at most 12 (6 per body), kept inline so that building and
+/// copying rows in the step loop does not touch the heap; rows of flexible elements (a beam
+/// node block per side) spill over to the heap.
+pub type RowEntries = SmallVec<[(usize, f64); 12]>;
 
 /// One row J_i of a contact Jacobian, stored as (generalized-velocity index, coefficient).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JacobianRow {
     /// Non-zero entries; an index may appear once per body block.
-    pub entries: Vec<(usize, f64)>,
+    pub entries: RowEntries,
 }
 
 impl JacobianRow {

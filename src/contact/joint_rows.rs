@@ -5,6 +5,7 @@
 
 use glam::{DVec2, DVec3};
 use nalgebra::DVector;
+use smallvec::SmallVec;
 
 use super::{Contact, ContactKey, relative_point_row, relative_rotation_row};
 use crate::geometry::{GapKinematics, SECOND_SIDE_FEATURES};
@@ -53,11 +54,11 @@ fn row(
         gap,
         normal,
         point,
-        tangents: vec![],
-        rolling_axes: vec![],
+        tangents: SmallVec::new(),
+        rolling_axes: SmallVec::new(),
         normal_row,
-        tangent_rows: vec![],
-        rolling_rows: vec![],
+        tangent_rows: SmallVec::new(),
+        rolling_rows: SmallVec::new(),
         spin_row: None,
         kinematics,
         bilateral: true,

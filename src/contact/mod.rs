@@ -44,11 +44,12 @@ pub mod joint_rows;
 pub mod material;
 
 pub use delassus::Delassus;
-pub use jacobian::JacobianRow;
+pub use jacobian::{JacobianRow, RowEntries};
 pub use material::ContactMaterial;
 
 use glam::DVec3;
 use nalgebra::DVector;
+use smallvec::{SmallVec, smallvec};
 
 use crate::geometry::broad_phase::{Bounds, candidate_pairs};
 use crate::geometry::{Collider, ContactGeometry, GapKinematics, Side, detect_pair};
@@ -80,6 +81,12 @@ impl ContactKey {
     }
 }
 
+/// Up to two directions (one in the plane, two in space), kept inline.
+pub type Directions = SmallVec<[DVec3; 2]>;
+
+/// Up to two rows (tangents or rolling axes), kept inline.
+pub type RowPair = SmallVec<[JacobianRow; 2]>;
+
 /// One candidate contact with its rows: the only contact type, for every body kind.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contact {
@@ -96,15 +103,15 @@ pub struct Contact {
     /// Contact point on B's surface, m (for drawing and reports).
     pub point: DVec3,
     /// Tangent directions of the rows in `tangent_rows` (one in the plane, two in space).
-    pub tangents: Vec<DVec3>,
+    pub tangents: Directions,
     /// Rolling axes of the rows in `rolling_rows` (k in the plane, t₁ and t₂ in space).
-    pub rolling_axes: Vec<DVec3>,
+    pub rolling_axes: Directions,
     /// J_N: ḋ = J_N v.
     pub normal_row: JacobianRow,
     /// J_T: slip velocities along the tangents.
-    pub tangent_rows: Vec<JacobianRow>,
+    pub tangent_rows: RowPair,
     /// J_R: relative angular velocity about the rolling axes.
-    pub rolling_rows: Vec<JacobianRow>,
+    pub rolling_rows: RowPair,
     /// J_S: relative angular velocity about the normal (space only).
     pub spin_row: Option<JacobianRow>,
     /// How the gap depends on the poses (for J̇v).
@@ -376,10 +383,10 @@ fn build_contact(
         }
     };
     let (tangents, rolling_axes) = if planar {
-        (vec![DVec3::Z.cross(n)], vec![DVec3::Z])
+        (smallvec![DVec3::Z.cross(n)], smallvec![DVec3::Z])
     } else {
         let t = tangent_frame(n);
-        (t.to_vec(), t.to_vec())
+        (Directions::from(t), Directions::from(t))
     };
     let tangent_rows = tangents
         .iter()

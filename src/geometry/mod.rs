@@ -29,6 +29,7 @@ pub mod sphere_plane;
 pub mod sphere_sphere;
 
 use glam::{DQuat, DVec2, DVec3};
+use smallvec::SmallVec;
 
 use crate::model::Pose;
 
@@ -343,8 +344,12 @@ pub const SECOND_SIDE_FEATURES: u32 = 1000;
 ///
 /// Feature numbers are offset by side (second-as-A features start at 1000) so they stay
 /// unique within the pair.
-pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, ContactGeometry)> {
-    let mut out = Vec::new();
+pub fn detect_pair(
+    a: &Collider,
+    b: &Collider,
+    margin: f64,
+) -> SmallVec<[(Side, ContactGeometry); 4]> {
+    let mut out = SmallVec::new();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
     if reach.is_finite() && (a.position - b.position).length() > reach + margin {
         return out;
@@ -363,10 +368,14 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64) -> Vec<(Side, Contac
     out
 }
 
+/// What one directed test finds: a sphere, disk or pair of them finds at most one contact
+/// (kept inline, no allocation in the step loop); a box finds up to its corners.
+type Found = SmallVec<[ContactGeometry; 4]>;
+
 /// Contacts of A's point features (or A's disk) against B's surface.
-fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<ContactGeometry> {
+fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Found {
     if let Some(found) = detect_beam(a, b, margin) {
-        return found;
+        return Found::from_vec(found);
     }
     let points = a.point_features();
     let disk_radius = match a.shape {
@@ -376,24 +385,30 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
     match b.shape {
         Shape::HalfPlane => {
             if !points.is_empty() {
-                box_plane::points_on_plane(a.pose, &points, b.pose, margin)
+                Found::from_vec(box_plane::points_on_plane(a.pose, &points, b.pose, margin))
             } else if let Some(r) = disk_radius {
                 disk_plane::disk_on_plane(r, a.pose, b.pose, margin)
                     .into_iter()
                     .collect()
             } else {
-                vec![]
+                Found::new()
             }
         }
         Shape::Box { half_extents } => {
             if !points.is_empty() {
-                box_box::points_on_box(a.pose, &points, b.pose, *half_extents, margin)
+                Found::from_vec(box_box::points_on_box(
+                    a.pose,
+                    &points,
+                    b.pose,
+                    *half_extents,
+                    margin,
+                ))
             } else if let Some(r) = disk_radius {
                 box_box::disk_on_box(r, a.pose, b.pose, *half_extents, margin)
                     .into_iter()
                     .collect()
             } else {
-                vec![]
+                Found::new()
             }
         }
         Shape::Plane => match a.shape {
@@ -406,12 +421,12 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
             )
             .into_iter()
             .collect(),
-            _ => cuboid_plane::points_on_plane(
+            _ => Found::from_vec(cuboid_plane::points_on_plane(
                 (a.position, a.orientation),
                 &a.point_features3(),
                 (b.position, b.orientation),
                 margin,
-            ),
+            )),
         },
         Shape::Sphere { radius: rb } => match a.shape {
             // A sphere pair is symmetric: report it once, from the first collider's side.
@@ -420,14 +435,14 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                     .into_iter()
                     .collect()
             }
-            Shape::Sphere { .. } => vec![],
-            _ => sphere_cuboid::points_on_sphere(
+            Shape::Sphere { .. } => Found::new(),
+            _ => Found::from_vec(sphere_cuboid::points_on_sphere(
                 (a.position, a.orientation),
                 &a.point_features3(),
                 *rb,
                 b.position,
                 margin,
-            ),
+            )),
         },
         Shape::Cuboid { half_extents } => match a.shape {
             Shape::Sphere { radius } => sphere_cuboid::sphere_on_cuboid(
@@ -439,15 +454,15 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
             )
             .into_iter()
             .collect(),
-            _ => cuboid_cuboid::points_on_cuboid(
+            _ => Found::from_vec(cuboid_cuboid::points_on_cuboid(
                 (a.position, a.orientation),
                 &a.point_features3(),
                 (b.position, b.orientation),
                 *half_extents,
                 margin,
-            ),
+            )),
         },
-        Shape::Beam { .. } | Shape::SpatialBeam { .. } => vec![],
+        Shape::Beam { .. } | Shape::SpatialBeam { .. } => Found::new(),
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
             Some(ra) if points.is_empty() && first => {
@@ -455,7 +470,7 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Vec<
                     .into_iter()
                     .collect()
             }
-            _ => vec![],
+            _ => Found::new(),
         },
     }
 }

@@ -39,7 +39,7 @@ mod sparse_jacobian;
 
 use nalgebra::{DMatrix, DVector};
 
-use projection::{BallCase, project_ball};
+use projection::{BallCase, MAX_BALL, project_ball};
 
 /// Layout and coefficients of one contact's multipliers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -239,22 +239,18 @@ fn residual(
     for b in blocks {
         let i = b.offset;
 
-        // σ and ∂σ/∂λ = I − r W for the rows of this block.
+        // σ and ∂σ/∂λ = I − r W for the rows of this block (entry (k, c) of the latter).
         let sigma = |k: usize| lambda[k] - r[k] * u[k];
-        let dsigma = |k: usize| -> DVector<f64> {
-            let mut row = -(w.row(k).transpose() * r[k]);
-            row[k] += 1.0;
-            row
+        let dsigma = |k: usize, c: usize| -> f64 {
+            let d = -(w[(k, c)] * r[k]);
+            if c == k { d + 1.0 } else { d }
         };
         let (pn, normal_closed) = b.project_normal(sigma(i));
         res[i] = lambda[i] - pn;
-        let dpn = if normal_closed {
-            dsigma(i)
-        } else {
-            DVector::zeros(n)
-        };
+        // ∂σ_N⁺/∂λ (entry c): ∂σ_N/∂λ where the normal is closed, zero where it is open.
+        let dpn = |c: usize| if normal_closed { dsigma(i, c) } else { 0.0 };
         for c in 0..n {
-            jac[(i, c)] -= dpn[c];
+            jac[(i, c)] -= dpn(c);
         }
         let mut case = LawCases {
             open: !normal_closed,
@@ -266,25 +262,27 @@ fn residual(
             if len == 0 {
                 return BallCase::Open;
             }
-            let x = DVector::from_fn(len, |k, _| sigma(start + k));
+            let mut x = [0.0; MAX_BALL];
+            for (k, xk) in x[..len].iter_mut().enumerate() {
+                *xk = sigma(start + k);
+            }
             let radius = coefficient * pn;
-            let (p, dp_dx, dp_dr, which) = project_ball(&x, radius);
+            let ball = project_ball(&x[..len], radius);
             for k in 0..len {
-                res[start + k] = lambda[start + k] - p[k];
+                res[start + k] = lambda[start + k] - ball.p[k];
             }
             // ∂P/∂λ = ∂P/∂x ∂σ/∂λ + ∂P/∂r · coefficient · ∂σ_N⁺/∂λ.
-            let ds: Vec<DVector<f64>> = (0..len).map(|k| dsigma(start + k)).collect();
             for k in 0..len {
                 for c in 0..n {
                     let mut d = 0.0;
                     for m in 0..len {
-                        d += dp_dx[(k, m)] * ds[m][c];
+                        d += ball.dp_dx[k][m] * dsigma(start + m, c);
                     }
-                    d += dp_dr[k] * coefficient * dpn[c];
+                    d += ball.dp_dr[k] * coefficient * dpn(c);
                     jac[(start + k, c)] -= d;
                 }
             }
-            which
+            ball.case
         };
         let [friction, rolling, spinning] = b
             .ball_laws()
@@ -488,11 +486,9 @@ pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<
         let (normal, _) = b.project_normal(out[b.offset]);
         out[b.offset] = normal;
         for law in b.ball_laws().iter().filter(|l| l.len > 0) {
-            let x = DVector::from_fn(law.len, |k, _| out[law.start + k]);
-            let (p, ..) = project_ball(&x, law.coefficient * normal);
-            for k in 0..law.len {
-                out[law.start + k] = p[k];
-            }
+            let x = &mut out.as_mut_slice()[law.start..law.start + law.len];
+            let ball = project_ball(x, law.coefficient * normal);
+            x.copy_from_slice(&ball.p[..law.len]);
         }
     }
     out

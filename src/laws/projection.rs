@@ -12,8 +12,6 @@
 //! which are the case distinctions of the seed's Appendix B (Eqs. 55–58); r = 0 (an open
 //! contact) gives P = 0 with zero derivatives.
 
-use nalgebra::{DMatrix, DVector};
-
 /// Which branch of a ball projection applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BallCase {
@@ -25,32 +23,59 @@ pub enum BallCase {
     Boundary,
 }
 
-/// P_B(r)(x) with ∂P/∂x and ∂P/∂r.
-pub fn project_ball(
-    x: &DVector<f64>,
-    r: f64,
-) -> (DVector<f64>, DMatrix<f64>, DVector<f64>, BallCase) {
+/// The largest ball a law projects onto: a Coulomb or rolling disc (two rows).
+pub const MAX_BALL: usize = 2;
+
+/// P_B(r)(x) with its derivatives, for x of at most [`MAX_BALL`] entries (the rest zero).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BallProjection {
+    /// P.
+    pub p: [f64; MAX_BALL],
+    /// ∂P/∂x, row-major.
+    pub dp_dx: [[f64; MAX_BALL]; MAX_BALL],
+    /// ∂P/∂r.
+    pub dp_dr: [f64; MAX_BALL],
+    /// Which branch applied.
+    pub case: BallCase,
+}
+
+/// P_B(r)(x) with ∂P/∂x and ∂P/∂r, on the stack (this runs for every law of every residual).
+pub fn project_ball(x: &[f64], r: f64) -> BallProjection {
     let k = x.len();
+    debug_assert!(k <= MAX_BALL, "a ball law has at most {MAX_BALL} rows");
+    let mut out = BallProjection {
+        p: [0.0; MAX_BALL],
+        dp_dx: [[0.0; MAX_BALL]; MAX_BALL],
+        dp_dr: [0.0; MAX_BALL],
+        case: BallCase::Open,
+    };
     if r <= 0.0 {
-        return (
-            DVector::zeros(k),
-            DMatrix::zeros(k, k),
-            DVector::zeros(k),
-            BallCase::Open,
-        );
+        return out;
     }
-    let norm = x.norm();
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     if norm <= r {
-        return (
-            x.clone(),
-            DMatrix::identity(k, k),
-            DVector::zeros(k),
-            BallCase::Inside,
-        );
+        out.p[..k].copy_from_slice(x);
+        for i in 0..k {
+            out.dp_dx[i][i] = 1.0;
+        }
+        out.case = BallCase::Inside;
+        return out;
     }
-    let unit = x / norm;
-    let d = (DMatrix::identity(k, k) - &unit * unit.transpose()) * (r / norm);
-    (&unit * r, d, unit, BallCase::Boundary)
+    let mut unit = [0.0; MAX_BALL];
+    for i in 0..k {
+        unit[i] = x[i] / norm;
+    }
+    let scale = r / norm;
+    for i in 0..k {
+        out.p[i] = unit[i] * r;
+        out.dp_dr[i] = unit[i];
+        for j in 0..k {
+            let identity = if i == j { 1.0 } else { 0.0 };
+            out.dp_dx[i][j] = (identity - unit[i] * unit[j]) * scale;
+        }
+    }
+    out.case = BallCase::Boundary;
+    out
 }
 
 /// Projects the slice `x` in place onto the ball of radius `radius` (a segment in one

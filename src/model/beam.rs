@@ -36,6 +36,7 @@ use super::Pose;
 use super::corotational::{Element, ElementState, SectionStiffness};
 use super::hermite::Segment;
 use super::kind::BodyModel;
+use crate::contact::RowEntries;
 
 /// Half-bandwidth of a beam's matrices over its free coordinates: an element couples two
 /// consecutive nodes' (x, y, θ), at most 5 places apart.
@@ -395,7 +396,7 @@ impl PlanarBeam {
     }
 
     /// Pushes an element's six coefficients onto its nodes' free coordinates.
-    fn push_element(&self, e: usize, row: [f64; 6], out: &mut Vec<(usize, f64)>) {
+    fn push_element(&self, e: usize, row: [f64; 6], out: &mut RowEntries) {
         for (k, x) in row.into_iter().enumerate() {
             if x != 0.0 {
                 self.push(3 * e + k, x, out);
@@ -459,7 +460,7 @@ impl PlanarBeam {
     }
 
     /// Pushes `coefficient` onto node coordinate `index` when it is free.
-    fn push(&self, index: usize, coefficient: f64, out: &mut Vec<(usize, f64)>) {
+    fn push(&self, index: usize, coefficient: f64, out: &mut RowEntries) {
         if let Some(k) = self.slot[index] {
             out.push((k, coefficient));
         }
@@ -520,7 +521,7 @@ impl BodyModel for PlanarBeam {
         )
     }
     /// A force and torque at the tip.
-    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
         let base = 3 * (self.nodes() - 1);
         self.push(base, linear.x, out);
         self.push(base + 1, linear.y, out);
@@ -529,7 +530,7 @@ impl BodyModel for PlanarBeam {
     /// The material point at tip + `arm`: its nearest centreline point (element e, ξ) moving
     /// as the Hermite curve's point at fixed ξ (exactly: [`super::hermite`]), and the
     /// section's rotation there carrying the offset from it.
-    fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut RowEntries) {
         let (e, xi, foot, segment) = self.material_point(q, arm);
         let offset = self.pose(q).position + arm.truncate() - foot;
         let mut row = segment.row(xi, d.truncate());
@@ -542,7 +543,7 @@ impl BodyModel for PlanarBeam {
         }
         self.push_element(e, row, out);
     }
-    fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut RowEntries) {
         let (e, xi, _, segment) = self.material_point(q, arm);
         self.push_element(e, segment.rotation_row(xi).map(|x| x * axis.z), out);
     }

@@ -5,6 +5,7 @@ use nalgebra::DMatrix;
 
 use super::Pose;
 use super::kind::BodyModel;
+use crate::contact::RowEntries;
 
 /// A fixed body with its pose: in the plane (position and angle) or in space.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +76,7 @@ impl BodyModel for FixedBody {
     fn twist(&self, _v: &[f64]) -> (DVec3, DVec3) {
         (DVec3::ZERO, DVec3::ZERO)
     }
-    fn jacobian(&self, _linear: DVec3, _angular: DVec3, _out: &mut Vec<(usize, f64)>) {}
+    fn jacobian(&self, _linear: DVec3, _angular: DVec3, _out: &mut RowEntries) {}
     fn add_forces(&self, _q: &[f64], _v: &[f64], _gravity: DVec3, _f: &mut [f64]) {}
     fn displace(&self, _q: &[f64], _delta: &[f64], _out: &mut [f64]) {}
     fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {

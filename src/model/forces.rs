@@ -4,6 +4,7 @@ use glam::DVec3;
 use nalgebra::DVector;
 
 use super::System;
+use crate::contact::RowEntries;
 
 /// How an applied load depends on time.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +84,7 @@ impl AppliedForce {
         let body = &system.bodies[self.body];
         let (force, torque) = self.value(t, body.position3(q), body.twist3(v).0);
         // A force through the origin and a torque: the body's point Jacobian transposed.
-        let mut entries = Vec::with_capacity(6);
+        let mut entries = RowEntries::new();
         body.model().jacobian(force, torque, &mut entries);
         for (k, x) in entries {
             f[body.v_offset + k] += x;

@@ -9,6 +9,7 @@ use glam::{DMat3, DQuat, DVec3};
 use nalgebra::DMatrix;
 
 use super::Pose;
+use crate::contact::RowEntries;
 
 /// A kind of body: its generalized coordinates and how the mechanics reads them.
 pub trait BodyModel {
@@ -46,23 +47,17 @@ pub trait BodyModel {
     /// body's velocities) of the world directions (`linear`, `angular`), whose product with v
     /// is `linear`·v_origin + `angular`·ω. The same entries map a force and torque at the
     /// origin to a generalized force.
-    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>);
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries);
     /// The Jacobian of a material point along a direction: the entries r with
     /// r·v = `direction` · (velocity of the material point now at `position(q) + arm`).
     /// For a rigid body that point moves with v_origin + ω × arm, so r·v =
     /// d·v_origin + (arm × d)·ω; a flexible element overrides this with its shape functions.
-    fn point_jacobian(
-        &self,
-        _q: &[f64],
-        arm: DVec3,
-        direction: DVec3,
-        out: &mut Vec<(usize, f64)>,
-    ) {
+    fn point_jacobian(&self, _q: &[f64], arm: DVec3, direction: DVec3, out: &mut RowEntries) {
         self.jacobian(direction, arm.cross(direction), out);
     }
     /// The Jacobian of the material's rotation at a point along an axis: r·v = `axis` · ω
     /// there (rigid: the body's ω everywhere).
-    fn rotation_jacobian(&self, _q: &[f64], _arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn rotation_jacobian(&self, _q: &[f64], _arm: DVec3, axis: DVec3, out: &mut RowEntries) {
         self.jacobian(DVec3::ZERO, axis, out);
     }
     /// Adds gravity and the body's own velocity-dependent forces (gyroscopic) to `f`.

@@ -2,7 +2,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::contact::JacobianRow;
+use smallvec::SmallVec;
+
+use crate::contact::{JacobianRow, RowEntries};
 
 /// The highest ω of K φ = ω² M φ (K symmetric, M symmetric positive definite), rad/s: the
 /// square root of the largest eigenvalue of L⁻¹ K L⁻ᵀ, M = L Lᵀ; None when M is not positive
@@ -104,8 +106,8 @@ impl BlockDiagonalMass {
     /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number
     /// of bodies in the system).
     pub fn inverse_times_row(&self, row: &JacobianRow) -> JacobianRow {
-        let mut entries: Vec<(usize, f64)> = Vec::with_capacity(row.entries.len());
-        let mut touched: Vec<usize> = row
+        let mut entries = RowEntries::new();
+        let mut touched: SmallVec<[usize; 12]> = row
             .entries
             .iter()
             .filter_map(|&(j, _)| self.block_of(j))

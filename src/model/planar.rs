@@ -5,6 +5,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::Pose;
 use super::kind::BodyModel;
+use crate::contact::RowEntries;
 
 /// A planar rigid body's generalized positions and velocities (names with units): also the
 /// layout of the wasm `bodyPoses()` and `bodyVelocities()` arrays.
@@ -73,7 +74,7 @@ impl BodyModel for PlanarRigid {
         (DVec3::new(v[0], v[1], 0.0), DVec3::new(0.0, 0.0, v[2]))
     }
     /// The in-plane components: x, y of the linear part and z of the angular part.
-    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
         out.push((0, linear.x));
         out.push((1, linear.y));
         out.push((2, angular.z));

@@ -5,6 +5,7 @@ use nalgebra::DMatrix;
 
 use super::Pose;
 use super::kind::BodyModel;
+use crate::contact::RowEntries;
 
 /// A spatial rigid body's generalized positions and velocities (ω in world axes): also the
 /// layout of the wasm `bodyPoses3()` and `bodyVelocities3()` arrays.
@@ -92,7 +93,7 @@ impl BodyModel for SpatialRigid {
     fn twist(&self, v: &[f64]) -> (DVec3, DVec3) {
         (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
     }
-    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
         for k in 0..3 {
             out.push((k, linear[k]));
         }

@@ -36,6 +36,7 @@ use super::beam::{BeamMass, Support};
 use super::corotational_spatial::{ElementLoad, NodeFrame, SpatialElement, SpatialStiffness};
 use super::hermite_spatial::SpatialSegment;
 use super::kind::BodyModel;
+use crate::contact::RowEntries;
 
 /// Half-bandwidth of a spatial beam's matrices over its free coordinates: an element couples
 /// two consecutive nodes' six velocities, at most 11 places apart.
@@ -465,7 +466,7 @@ impl SpatialBeam {
         out
     }
 
-    fn push_element(&self, e: usize, row: &[f64; 12], out: &mut Vec<(usize, f64)>) {
+    fn push_element(&self, e: usize, row: &[f64; 12], out: &mut RowEntries) {
         for (k, &x) in row.iter().enumerate() {
             if x != 0.0
                 && let Some(s) = self.slot(e, k)
@@ -533,7 +534,7 @@ impl BodyModel for SpatialBeam {
         self.node_velocities(v)[self.nodes() - 1]
     }
     /// A force and torque at the tip.
-    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
         let at = self.v_at[self.nodes() - 1];
         for (part, x) in [linear, angular].into_iter().enumerate() {
             if let Some(o) = at[part] {
@@ -546,7 +547,7 @@ impl BodyModel for SpatialBeam {
     /// The material point at tip + `arm`: its nearest centreline point (element e, ξ) moving
     /// as the Hermite curve's point at fixed ξ, and the section's spin there carrying the
     /// offset from it.
-    fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn point_jacobian(&self, q: &[f64], arm: DVec3, d: DVec3, out: &mut RowEntries) {
         let frames = self.node_frames(q);
         let p = frames[self.nodes() - 1].0 + arm;
         let (e, xi, foot, segment) = self.locate(&frames, p);
@@ -559,7 +560,7 @@ impl BodyModel for SpatialBeam {
         }
         self.push_element(e, &row, out);
     }
-    fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut Vec<(usize, f64)>) {
+    fn rotation_jacobian(&self, q: &[f64], arm: DVec3, axis: DVec3, out: &mut RowEntries) {
         let frames = self.node_frames(q);
         let p = frames[self.nodes() - 1].0 + arm;
         let (e, xi, _, _) = self.locate(&frames, p);
