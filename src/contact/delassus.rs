@@ -22,7 +22,7 @@ impl Delassus {
         let diagonal = rows
             .iter()
             .zip(&inverse_mass_rows)
-            .map(|(r, m)| r.dot_row(m))
+            .map(|(r, m)| r.dot_sorted_row(m))
             .collect();
         Self {
             rows,
@@ -46,7 +46,7 @@ impl Delassus {
     pub fn dense(&self) -> DMatrix<f64> {
         let n = self.rows.len();
         DMatrix::from_fn(n, n, |i, j| {
-            self.rows[i].dot_row(&self.inverse_mass_rows[j])
+            self.rows[i].dot_sorted_row(&self.inverse_mass_rows[j])
         })
     }
 }

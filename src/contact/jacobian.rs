@@ -27,14 +27,19 @@ impl JacobianRow {
         self.entries.iter().map(|&(j, a)| a * u[j]).sum()
     }
 
-    /// Jᵢ · Jⱼᵀ-style product of two sparse rows (Σ over shared indices).
-    pub fn dot_row(&self, other: &JacobianRow) -> f64 {
+    /// Jᵢ · Jⱼᵀ-style product with a row whose indices are strictly ascending (as
+    /// [`crate::model::BlockDiagonalMass::inverse_times_row`] makes them): Σ over this row's
+    /// entries, in order, of the product with the other's entry at the same index, found by
+    /// binary search (an index of this row may repeat; each occurrence adds its product).
+    pub fn dot_sorted_row(&self, sorted: &JacobianRow) -> f64 {
+        debug_assert!(
+            sorted.entries.windows(2).all(|p| p[0].0 < p[1].0),
+            "the second row must have strictly ascending indices"
+        );
         let mut s = 0.0;
         for &(i, a) in &self.entries {
-            for &(j, b) in &other.entries {
-                if i == j {
-                    s += a * b;
-                }
+            if let Ok(k) = sorted.entries.binary_search_by_key(&i, |&(j, _)| j) {
+                s += a * sorted.entries[k].1;
             }
         }
         s

@@ -368,9 +368,10 @@ pub fn detect_pair(
     out
 }
 
-/// What one directed test finds: a sphere, disk or pair of them finds at most one contact
-/// (kept inline, no allocation in the step loop); a box finds up to its corners.
-type Found = SmallVec<[ContactGeometry; 4]>;
+/// What one directed test finds: a sphere or disk finds at most one contact (kept inline, so
+/// no allocation in the step loop, and small, so cheap to return); a box finds up to its
+/// corners (on the heap).
+type Found = SmallVec<[ContactGeometry; 1]>;
 
 /// Contacts of A's point features (or A's disk) against B's surface.
 fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Found {

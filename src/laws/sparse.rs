@@ -76,7 +76,7 @@ impl LocalBlock {
         let mut w = [0.0; 36];
         for i in 0..len {
             for j in 0..len {
-                w[i * len + j] = rows[b.offset + i].dot_row(&inv[b.offset + j]);
+                w[i * len + j] = rows[b.offset + i].dot_sorted_row(&inv[b.offset + j]);
             }
         }
         // Newton's augmentation: 1/mean(Wᵢᵢ) over each law's rows.

@@ -2,7 +2,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use smallvec::SmallVec;
+use smallvec::{SmallVec, smallvec};
 
 use crate::contact::{JacobianRow, RowEntries};
 
@@ -32,6 +32,9 @@ struct Block {
     offset: usize,
     m: DMatrix<f64>,
     m_inv: DMatrix<f64>,
+    /// M_b⁻¹ has no off-diagonal entry other than exactly 0 (a sphere or disk: mass and an
+    /// isotropic inertia), so M_b⁻¹ x needs only its diagonal, with the same result.
+    diagonal: bool,
 }
 
 impl BlockDiagonalMass {
@@ -46,7 +49,14 @@ impl BlockDiagonalMass {
                     .cholesky()
                     .map(|c| c.inverse())
                     .unwrap_or_else(|| DMatrix::zeros(m.nrows(), m.ncols()));
-                Block { offset, m, m_inv }
+                let diagonal = (0..m_inv.ncols())
+                    .all(|c| (0..m_inv.nrows()).all(|k| k == c || m_inv[(k, c)] == 0.0));
+                Block {
+                    offset,
+                    m,
+                    m_inv,
+                    diagonal,
+                }
             })
             .collect();
         let mut block_index = vec![None; dofs];
@@ -104,7 +114,8 @@ impl BlockDiagonalMass {
     }
 
     /// M⁻¹ Jᵢᵀ as a sparse row over the same bodies as `row` (cost independent of the number
-    /// of bodies in the system).
+    /// of bodies in the system). Its indices are strictly ascending (blocks in offset order,
+    /// each block's rows in order), which [`JacobianRow::dot_sorted_row`] relies on.
     pub fn inverse_times_row(&self, row: &JacobianRow) -> JacobianRow {
         let mut entries = RowEntries::new();
         let mut touched: SmallVec<[usize; 12]> = row
@@ -116,17 +127,31 @@ impl BlockDiagonalMass {
         touched.dedup();
         for b in touched.iter().map(|&k| &self.blocks[k]) {
             let n = b.m.nrows();
-            // y = M_b⁻¹ x with x the row's entries in this block, summed in index order (as a
-            // dense product would), without allocating: this runs for every contact row.
-            for k in 0..n {
-                let mut y = 0.0;
-                for &(j, a) in &row.entries {
-                    if j >= b.offset && j < b.offset + n {
-                        y += b.m_inv[(k, j - b.offset)] * a;
+            // x: the row's entries in this block, in the row's order (local index, value).
+            let x: SmallVec<[(usize, f64); 12]> = row
+                .entries
+                .iter()
+                .filter(|&&(j, _)| j >= b.offset && j < b.offset + n)
+                .map(|&(j, a)| (j - b.offset, a))
+                .collect();
+            // y = M_b⁻¹ x, each entry summed in the row's order (as a dense product would),
+            // column by column of M_b⁻¹ (contiguous, and the n sums proceed side by side),
+            // without allocating for a rigid body: this runs for every contact row.
+            // A diagonal M_b⁻¹ adds only its diagonal's products: the others are exact zeros,
+            // and adding ±0 to a sum that starts at +0 changes nothing (zeros are dropped).
+            let mut y: SmallVec<[f64; 6]> = smallvec![0.0; n];
+            for &(c, a) in &x {
+                if b.diagonal {
+                    y[c] += b.m_inv[(c, c)] * a;
+                } else {
+                    for (yk, m) in y.iter_mut().zip(b.m_inv.column(c).iter()) {
+                        *yk += m * a;
                     }
                 }
-                if y != 0.0 {
-                    entries.push((b.offset + k, y));
+            }
+            for (k, &yk) in y.iter().enumerate() {
+                if yk != 0.0 {
+                    entries.push((b.offset + k, yk));
                 }
             }
         }
