@@ -316,10 +316,9 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
     let planar = !system.is_spatial();
     let colliders = colliders(system, q);
     let mut out = joint_rows::joint_contacts(system, q, t);
-    // Pairs in key order, so that the contacts come out (nearly) sorted and the sort below
-    // moves little (a contact with its rows is over a kilobyte).
-    let mut pairs = candidate_pairs(&bounds(system, &colliders), margin);
-    pairs.sort_unstable();
+    // The pairs come in key order, so the contacts come out (nearly) sorted and the sort
+    // below moves little (a contact with its rows is over a kilobyte).
+    let pairs = candidate_pairs(&bounds(system, &colliders), margin);
     out.reserve(pairs.len());
     for (i, j) in pairs {
         if system.jointed(i, j) {

@@ -12,7 +12,8 @@
 //! occupied levels (one for bodies of like size). Unbounded bodies (planes, half-planes) pair
 //! with every bounded body. Pairs of two fixed bodies are never candidates. The pairs come out
 //! sorted (i < j, then by i and j), so the narrow phase runs in a fixed order whatever the
-//! hashing did.
+//! hashing did. Up to a couple of dozen bounded bodies every pair is tested directly
+//! instead: the same pairs, without building the grid.
 //!
 //! (A sort and sweep along one axis, which this replaced, is O(N·k) with k the bodies that
 //! share a slab of that axis: √N for a square grid of spheres, 100 at N = 10⁴. A single grid
@@ -37,12 +38,22 @@ pub struct Bounds {
 /// within the scene limits).
 const WIDEN: f64 = 1e-6;
 
+/// Up to this many bounded bodies every pair is tested directly: 24·23/2 = 276 cube tests
+/// cost less than hashing the bodies into the grid and probing 27 cells each.
+const ALL_PAIRS_UP_TO: usize = 24;
+
 /// Levels above the smallest bodies' (sides grow 4× a level: 4³⁰ ≈ 10¹⁸ covers any pair
 /// of sizes within the scene limits).
 const MAX_LEVEL: u32 = 30;
 
 /// The candidate pairs (i < j) of bodies whose bounding cubes, grown by `margin`, overlap.
 pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
+    pairs_by(bodies, margin, ALL_PAIRS_UP_TO)
+}
+
+/// [`candidate_pairs`], testing every pair directly up to `all_pairs_up_to` bounded bodies
+/// and by the grid above (the tests drive each path on the same bodies).
+fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usize, usize)> {
     let (bounded, unbounded): (Vec<usize>, Vec<usize>) =
         (0..bodies.len()).partition(|&i| bodies[i].radius.is_finite());
     let mut pairs = Vec::new();
@@ -67,6 +78,18 @@ pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
         let d = bodies[i].centre - bodies[j].centre;
         d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
     };
+    // A few bodies: every pair, without building the grid (same pairs, fewer instructions).
+    if bounded.len() <= all_pairs_up_to {
+        for (k, &i) in bounded.iter().enumerate() {
+            for &j in &bounded[k + 1..] {
+                if cubes_overlap(i, j) {
+                    keep(i, j);
+                }
+            }
+        }
+        pairs.sort_unstable();
+        return pairs;
+    }
     // Levels of cells: level L has side s₀·4^L, s₀ twice the smallest half extent; each body
     // sits in the lowest level whose side is at least twice its half extent, in the cell that
     // holds its centre. Sides are widened by WIDEN so that rounding in c/s cannot put two
@@ -206,6 +229,15 @@ mod tests {
                     all_pairs(&bodies, margin),
                     "seed {seed}, margin {margin}"
                 );
+                // The direct path on a few of them, and the grid on a few.
+                let few = &bodies[bodies.len() - ALL_PAIRS_UP_TO..];
+                for up_to in [0, usize::MAX] {
+                    assert_eq!(
+                        pairs_by(few, margin, up_to),
+                        all_pairs(few, margin),
+                        "seed {seed}, margin {margin}, {up_to}"
+                    );
+                }
             }
         }
     }
@@ -226,8 +258,10 @@ mod tests {
                 fixed: false,
             },
         ];
-        assert_eq!(candidate_pairs(&bodies, 0.0), all_pairs(&bodies, 0.0));
-        assert_eq!(candidate_pairs(&bodies, 0.0), vec![(0, 1)]);
+        for up_to in [0, usize::MAX] {
+            assert_eq!(pairs_by(&bodies, 0.0, up_to), all_pairs(&bodies, 0.0));
+            assert_eq!(pairs_by(&bodies, 0.0, up_to), vec![(0, 1)]);
+        }
     }
 
     #[test]
@@ -244,6 +278,8 @@ mod tests {
                 fixed: false,
             },
         ];
-        assert!(candidate_pairs(&bodies, 0.0).is_empty());
+        for up_to in [0, usize::MAX] {
+            assert!(pairs_by(&bodies, 0.0, up_to).is_empty());
+        }
     }
 }
