@@ -343,12 +343,13 @@ pub const SECOND_SIDE_FEATURES: u32 = 1000;
 /// Every candidate contact of the pair with gap ≤ `margin`, tagged with which side is A.
 ///
 /// Feature numbers are offset by side (second-as-A features start at 1000) so they stay
-/// unique within the pair.
+/// unique within the pair. A pair of round bodies finds at most one contact, kept inline
+/// (returned by value, so a larger inline buffer would be copied for every pair).
 pub fn detect_pair(
     a: &Collider,
     b: &Collider,
     margin: f64,
-) -> SmallVec<[(Side, ContactGeometry); 4]> {
+) -> SmallVec<[(Side, ContactGeometry); 1]> {
     let mut out = SmallVec::new();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
     if reach.is_finite() && (a.position - b.position).length() > reach + margin {

@@ -1,7 +1,6 @@
 //! The block-diagonal mass matrix M and its inverse, applied to dense and sparse vectors.
 
 use nalgebra::{DMatrix, DVector};
-
 use smallvec::{SmallVec, smallvec};
 
 use crate::contact::{JacobianRow, RowEntries};
