@@ -17,6 +17,7 @@ mod alloc_count;
 mod bench;
 mod bench_pile;
 mod soak;
+mod solver_compare;
 
 #[global_allocator]
 static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
@@ -64,9 +65,12 @@ const USAGE: &str = "usage:
   contactlab bench [--quick] [--json]
   contactlab bench-pile [--n 10,100,1000] [--steppers nsga,moreau-jean] [--presets pile,pile-2d]
                         [--steps 1000] [--budget SECONDS] [--resistance] [--sleep]
+  contactlab solver-compare [--preset pile] [--n 100] [--stepper nsga] [--steps 400] [--every 1]
+                            [--mu M] [--resistance] [--list] [--levenberg 0,10]
   contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
-const COMMANDS: &str = "presets, scene, run, modes, sweep, lcp, bench, bench-pile, soak, help";
+const COMMANDS: &str =
+    "presets, scene, run, modes, sweep, lcp, bench, bench-pile, solver-compare, soak, help";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -97,6 +101,7 @@ fn dispatch(args: &[String], out: Out) -> Result<(), Failure> {
         Some("sweep") => sweep(&args[1..])?,
         Some("soak") => return soak(&args[1..], out),
         Some("bench-pile") => bench_pile::run(&args[1..])?,
+        Some("solver-compare") => solver_compare::run(&args[1..])?,
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             if args.iter().any(|a| a == "--json") {

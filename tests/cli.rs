@@ -161,3 +161,60 @@ fn scene_prints_a_preset_as_a_scene_file_that_runs_the_same() {
         "the scene file is the preset, bit for bit"
     );
 }
+
+/// `solver-compare` records a pile's large-island problems and solves each again under
+/// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
+/// must converge again from its recorded warm start, with plain Newton and with the
+/// Levenberg–Marquardt shift, to within the scene's tolerance.
+#[test]
+fn solver_compare_solves_a_recorded_pile_again() {
+    let (code, out, err) = contactlab(
+        &[
+            "solver-compare",
+            "--n",
+            "30",
+            "--steps",
+            "40",
+            "--levenberg",
+            "0,10",
+            "--list",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let head = out.lines().next().unwrap_or("");
+    let count: usize = head
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no problem count in '{head}'"));
+    // The lattice's 2 cm gaps are inside the contact margin: one island of over 60 rows from
+    // the first step, two problems a step (velocity and position level) until the falling
+    // layers part.
+    assert!(count >= 2, "{head}");
+    for factor in ["0", "10"] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(&format!("| {factor} |")))
+            .unwrap_or_else(|| panic!("no row for {factor} in\n{out}"));
+        let converged: usize = row.split('|').nth(2).unwrap().trim().parse().unwrap();
+        assert_eq!(converged, count, "{row}");
+        // One CSV line per problem: rows, converged, iterations, seconds, growth, residual.
+        let lines: Vec<Vec<&str>> = err
+            .lines()
+            .filter(|l| l.starts_with(&format!("problem,{factor},")))
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert_eq!(lines.len(), count);
+        for l in lines {
+            assert!(l[2].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
+            assert_eq!(l[3], "1");
+            let residual: f64 = l[7].parse().unwrap();
+            assert!(residual <= 1e-8, "{l:?}");
+        }
+    }
+    let (code, _, err) = contactlab(&["solver-compare", "--levenberg", "-1"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("--levenberg") && err.contains("≥ 0"), "{err}");
+}

@@ -212,6 +212,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
             sparse::SparseOptions {
                 max_sweeps: 100_000,
                 polish: true,
+                levenberg: sparse::LEVENBERG,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

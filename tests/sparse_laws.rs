@@ -60,7 +60,11 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
             &problem.blocks,
             None,
             &options,
-            sparse::SparseOptions { max_sweeps, polish },
+            sparse::SparseOptions {
+                max_sweeps,
+                polish,
+                levenberg: sparse::LEVENBERG,
+            },
         );
         assert!(
             sparse.converged,

@@ -7,6 +7,7 @@ use crate::lcp::DelassusOperator;
 use crate::model::BlockDiagonalMass;
 
 /// Rows J and the matching M⁻¹ Jᵀ columns, ready for W products.
+#[derive(Clone)]
 pub struct Delassus {
     rows: Vec<JacobianRow>,
     inverse_mass_rows: Vec<JacobianRow>,

@@ -32,6 +32,7 @@ const SUSPECT_RATIO: f64 = 1e4;
 const TINY_IMPULSE: f64 = 1e-9;
 
 /// Contacts stacked for [`super::solve`].
+#[derive(Clone)]
 pub struct Assembled {
     /// Rows and M⁻¹ Gᵀ.
     pub delassus: Delassus,
@@ -114,19 +115,22 @@ impl Assembled {
         guess: Option<&DVector<f64>>,
         options: &super::NewtonOptions,
     ) -> super::LawSolution {
+        super::capture::offer(|| super::capture::SparseProblem {
+            problem: self.clone(),
+            u_free: u_free.clone(),
+            guess: guess.cloned(),
+            options: *options,
+        });
         super::sparse::solve(
             &self.delassus,
             u_free,
             &self.blocks,
             guess,
             options,
-            super::sparse::SparseOptions {
-                max_sweeps: options.max_sweeps,
-                // Rounds of Newton–Krylov between rounds of sweeps, whatever the small
-                // islands' solver: measured on the piles of 100, they cut Moreau–Jean's
-                // unconverged steps from 86 % to 14 % (docs/benchmarks.md).
-                polish: true,
-            },
+            // Rounds of Newton–Krylov between rounds of sweeps, whatever the small islands'
+            // solver: measured on the piles of 100, they cut Moreau–Jean's unconverged steps
+            // from 86 % to 14 % (docs/benchmarks.md).
+            super::sparse::SparseOptions::standard(options),
         )
     }
 
@@ -138,7 +142,7 @@ impl Assembled {
     /// changing any motion, and an iteration (warm-started sweeps, a least-squares Newton
     /// direction) can let it grow. The residual, relative to λ, then says nothing. A
     /// multiplier above a million times this demand is no physical answer.
-    fn demand(&self, u_free: &DVector<f64>) -> f64 {
+    pub(super) fn demand(&self, u_free: &DVector<f64>) -> f64 {
         use crate::lcp::DelassusOperator;
         let mut demand = 0.0f64;
         for b in &self.blocks {

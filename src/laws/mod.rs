@@ -29,6 +29,7 @@
 //! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
+pub mod capture;
 pub mod newton_krylov;
 pub mod nsgs;
 pub mod polyhedral;

@@ -159,13 +159,13 @@ pub struct KrylovOutcome {
     pub converged: bool,
 }
 
-/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(x)` gives
-/// the linear model at x, `done(x, R)` is the caller's stopping rule. `x` ends at the best
+/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(x, R)`
+/// gives the linear model at x, `done(x, R)` is the caller's stopping rule. `x` ends at the best
 /// point found (the line search never increases ‖R‖).
 pub fn solve<L: Linearized>(
     x: &mut [f64],
     mut residual: impl FnMut(&[f64], &mut [f64]),
-    mut linearize: impl FnMut(&[f64]) -> L,
+    mut linearize: impl FnMut(&[f64], &[f64]) -> L,
     mut done: impl FnMut(&[f64], &[f64]) -> bool,
     options: &KrylovOptions,
 ) -> KrylovOutcome {
@@ -190,7 +190,7 @@ pub fn solve<L: Linearized>(
             ..*options
         };
         let minus_r: Vec<f64> = r.iter().map(|v| -v).collect();
-        let mut model = linearize(x);
+        let mut model = linearize(x, &r);
         // Right preconditioning: GMRES on J P⁻¹, then δ = P⁻¹ y.
         let (y, inner) = gmres(
             n,
@@ -300,7 +300,7 @@ mod tests {
         let outcome = solve(
             &mut x,
             f,
-            |x: &[f64]| Differences::new(f, x),
+            |x: &[f64], _: &[f64]| Differences::new(f, x),
             |_, r| r.iter().all(|v| v.abs() < 1e-12),
             &KrylovOptions::default(),
         );

@@ -128,6 +128,8 @@ pub(super) struct LawJacobian<'a> {
     block_inverses: Vec<Option<[f64; 36]>>,
     dw: Vec<f64>,
     dsigma: Vec<f64>,
+    /// The Levenberg–Marquardt shift θ: the model is J + θ I.
+    shift: f64,
 }
 
 impl<'a> LawJacobian<'a> {
@@ -139,6 +141,7 @@ impl<'a> LawJacobian<'a> {
         lambda: &[f64],
         u: &[f64],
         dofs: usize,
+        shift: f64,
     ) -> Self {
         let mut derivatives = Vec::with_capacity(blocks.len());
         let mut block_inverses = Vec::with_capacity(blocks.len());
@@ -185,6 +188,7 @@ impl<'a> LawJacobian<'a> {
                 for i in 0..len {
                     jcc[i * len + j] = col[i];
                 }
+                jcc[j * len + j] += shift;
             }
             block_inverses.push(invert_small(&mut jcc, len).then_some(jcc));
             derivatives.push(d);
@@ -198,6 +202,7 @@ impl<'a> LawJacobian<'a> {
             block_inverses,
             dw: vec![0.0; dofs],
             dsigma: vec![0.0; lambda.len()],
+            shift,
         }
     }
 }
@@ -221,6 +226,11 @@ impl Linearized for LawJacobian<'_> {
                 &self.dsigma[range.clone()],
                 &mut out[range],
             );
+        }
+        if self.shift != 0.0 {
+            for (o, x) in out.iter_mut().zip(v) {
+                *o += self.shift * x;
+            }
         }
     }
 
@@ -251,7 +261,7 @@ impl Linearized for LawJacobian<'_> {
                     &mut jz[..len],
                 );
                 for k in 0..len {
-                    residual[k] = v[o + k] - jz[k];
+                    residual[k] = v[o + k] - jz[k] - self.shift * out[o + k];
                 }
                 for i in 0..len {
                     let change = match &self.block_inverses[c] {
@@ -387,6 +397,7 @@ mod tests {
                 &lambda,
                 &u,
                 12,
+                0.0,
             );
             let mut jv = vec![0.0; 9];
             jacobian.apply(&v, &mut jv);
@@ -410,9 +421,16 @@ mod tests {
         );
     }
 
-    /// With one contact the preconditioner is that contact's exact inverse: J P⁻¹ v = v.
+    /// With one contact the preconditioner is that contact's exact inverse: J P⁻¹ v = v,
+    /// for Newton's model J and for the Levenberg–Marquardt model J + θ I alike.
     #[test]
     fn one_contact_is_preconditioned_exactly() {
+        for shift in [0.0, 0.3] {
+            one_contact_with_shift(shift);
+        }
+    }
+
+    fn one_contact_with_shift(shift: f64) {
         let (delassus, blocks, u_free) = problem();
         let one = &blocks[..1];
         let locals = vec![LocalBlock::new(&delassus, &one[0], 1.0)];
@@ -426,22 +444,29 @@ mod tests {
                 lambda[0], lambda[1], lambda[2], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
             ],
         );
-        let mut jacobian = LawJacobian::new(
-            one,
-            &locals,
-            (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]),
-            &lambda,
-            &u[..3],
-            12,
-        );
+        let model = |shift| {
+            LawJacobian::new(
+                one,
+                &locals,
+                (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]),
+                &lambda,
+                &u[..3],
+                12,
+                shift,
+            )
+        };
         let v = [0.3, -0.7, 0.2];
-        let (mut p, mut jp) = ([0.0; 3], [0.0; 3]);
-        jacobian.precondition(&v, &mut p);
-        jacobian.apply(&p, &mut jp);
+        let (mut p, mut jp, mut plain) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+        let mut shifted = model(shift);
+        shifted.precondition(&v, &mut p);
+        shifted.apply(&p, &mut jp);
+        // The unshifted model's J p, plus θ p, independently.
+        model(0.0).apply(&p, &mut plain);
         for i in 0..3 {
+            let expected = plain[i] + shift * p[i];
             assert!(
-                (jp[i] - v[i]).abs() <= 1e-12,
-                "row {i}: {} against {}",
+                (jp[i] - v[i]).abs() <= 1e-12 && (expected - v[i]).abs() <= 1e-12,
+                "θ = {shift}, row {i}: {} and {expected} against {}",
                 jp[i],
                 v[i]
             );

@@ -1,0 +1,114 @@
+//! Recording the large islands' law problems of a run, so that solver settings can be compared on the very same problems (`contactlab solver-compare`).
+//!
+//! A trajectory of a pile is chaotic: a change to the solver changes every later step, and
+//! the count of unconverged steps along two trajectories swings by a factor of three for
+//! reasons that have nothing to do with the change (docs/benchmarks.md). So a solver is
+//! judged on fixed problems: one run records every block-sparse problem it hands to the
+//! solver (W's rows, u_free, the blocks, the warm start, the settings), and each candidate
+//! setting then solves all of them. Recording is off unless [`record`] turns it on for the
+//! current thread; off, it costs one thread-local check per large island.
+
+use std::cell::RefCell;
+
+use nalgebra::DVector;
+
+use super::assembly::Assembled;
+use super::sparse::SparseOptions;
+use super::{LawSolution, NewtonOptions};
+
+/// One block-sparse law problem as the solver received it.
+#[derive(Clone)]
+pub struct SparseProblem {
+    /// W's rows and the contacts' blocks.
+    pub problem: Assembled,
+    /// The free relative velocities (or position-level demands).
+    pub u_free: DVector<f64>,
+    /// The warm start the solver was given.
+    pub guess: Option<DVector<f64>>,
+    /// Tolerance, sweep cap and augmentation.
+    pub options: NewtonOptions,
+}
+
+impl SparseProblem {
+    /// Solves the recorded problem with the given block-sparse settings.
+    pub fn solve(&self, sparse: SparseOptions) -> LawSolution {
+        super::sparse::solve(
+            &self.problem.delassus,
+            &self.u_free,
+            &self.problem.blocks,
+            self.guess.as_ref(),
+            &self.options,
+            sparse,
+        )
+    }
+
+    /// The largest multiplier of `solution` as a multiple of the largest impulse the free
+    /// motion asks of one row: a self-equilibrated set of forces grown along W's null space
+    /// shows as a ratio of thousands (a settled pile's answers sit near 1 to 100).
+    /// Answers of at most a nanonewton-second (rounding where nothing is asked) count as 0.
+    pub fn growth(&self, solution: &LawSolution) -> f64 {
+        let largest = solution.lambda.amax();
+        if largest <= 1e-9 {
+            return 0.0;
+        }
+        largest / self.problem.demand(&self.u_free).max(1e-300)
+    }
+}
+
+thread_local! {
+    static RECORDING: RefCell<Option<Vec<SparseProblem>>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` with recording on for this thread; returns its result and every block-sparse
+/// problem solved meanwhile, in order.
+pub fn record<R>(run: impl FnOnce() -> R) -> (R, Vec<SparseProblem>) {
+    let previous = RECORDING.with(|r| r.borrow_mut().replace(Vec::new()));
+    let result = run();
+    let problems = RECORDING.with(|r| std::mem::replace(&mut *r.borrow_mut(), previous));
+    (result, problems.unwrap_or_default())
+}
+
+/// Keeps the problem `make` builds when recording is on (and never builds it otherwise).
+pub(super) fn offer(make: impl FnOnce() -> SparseProblem) {
+    RECORDING.with(|r| {
+        if let Some(list) = r.borrow_mut().as_mut() {
+            list.push(make());
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Off by default, on inside `record`, off again after it; nested runs keep their own.
+    #[test]
+    fn records_only_inside_record() {
+        let problem = || SparseProblem {
+            problem: Assembled {
+                delassus: crate::contact::Delassus::new(
+                    &crate::model::BlockDiagonalMass::new(
+                        1,
+                        vec![(0, nalgebra::DMatrix::identity(1, 1))],
+                    ),
+                    Vec::new(),
+                ),
+                blocks: Vec::new(),
+            },
+            u_free: DVector::zeros(0),
+            guess: None,
+            options: NewtonOptions::default(),
+        };
+        offer(problem);
+        let ((), outer) = record(|| {
+            offer(problem);
+            let ((), inner) = record(|| offer(problem));
+            assert_eq!(inner.len(), 1);
+            offer(problem);
+        });
+        assert_eq!(outer.len(), 2);
+        offer(problem);
+        let ((), none) = record(|| ());
+        assert!(none.is_empty());
+    }
+}

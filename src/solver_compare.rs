@@ -1,0 +1,183 @@
+//! `contactlab solver-compare`: every large-island law problem of one pile trajectory, recorded, then solved again under each candidate setting of the block-sparse solver.
+//!
+//! A pile's trajectory is chaotic, so comparing two solvers by running the pile twice
+//! compares two different sets of problems. Here one run records its problems
+//! ([`contactlab::laws::capture`]) and each setting solves exactly those, from the same warm
+//! starts: converged count, time, iterations, and the largest multiplier against the free
+//! motion's demand (the "growth": a converged answer with forces grown along W's null space
+//! is no better than an unconverged one).
+
+use std::time::Instant;
+
+use contactlab::Simulation;
+use contactlab::laws::capture::{SparseProblem, record};
+use contactlab::laws::sparse::{LEVENBERG, SparseOptions};
+
+/// What one setting did over all the problems.
+struct Tally {
+    converged: usize,
+    seconds: f64,
+    iterations: usize,
+    worst_growth: f64,
+    worst_residual: f64,
+}
+
+/// Solves every problem with the given Levenberg–Marquardt factor; `list` prints one CSV
+/// line per problem on stderr.
+fn tally(problems: &[SparseProblem], levenberg: f64, list: bool) -> Tally {
+    let mut t = Tally {
+        converged: 0,
+        seconds: 0.0,
+        iterations: 0,
+        worst_growth: 0.0,
+        worst_residual: 0.0,
+    };
+    for p in problems {
+        let sparse = SparseOptions {
+            levenberg,
+            ..SparseOptions::standard(&p.options)
+        };
+        let start = Instant::now();
+        let solution = p.solve(sparse);
+        t.seconds += start.elapsed().as_secs_f64();
+        t.iterations += solution.iterations;
+        t.converged += usize::from(solution.converged);
+        t.worst_growth = t.worst_growth.max(p.growth(&solution));
+        t.worst_residual = t.worst_residual.max(solution.residual);
+        if list {
+            eprintln!(
+                "problem,{levenberg},{},{},{},{:.3e},{:.3e},{:.3e}",
+                p.problem.rows(),
+                u8::from(solution.converged),
+                solution.iterations,
+                start.elapsed().as_secs_f64(),
+                p.growth(&solution),
+                solution.residual
+            );
+        }
+    }
+    t
+}
+
+fn parse<T: std::str::FromStr>(
+    name: &str,
+    value: &str,
+    ok: impl Fn(&T) -> bool,
+    range: &str,
+) -> Result<T, String> {
+    value
+        .parse()
+        .ok()
+        .filter(ok)
+        .ok_or_else(|| format!("{name}: {range}, got '{value}'"))
+}
+
+/// Parses the options, records the trajectory's problems and solves them under each
+/// setting; returns the Markdown table.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let (mut preset, mut stepper) = ("pile".to_string(), "nsga".to_string());
+    let (mut n, mut steps, mut every) = (100usize, 400usize, 1usize);
+    let (mut mu, mut resistance, mut list) = (None, false, false);
+    let mut factors = vec![0.0, LEVENBERG];
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--resistance" {
+            resistance = true;
+            continue;
+        }
+        if a == "--list" {
+            list = true;
+            continue;
+        }
+        let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        match a.as_str() {
+            "--preset" => preset = value.clone(),
+            "--stepper" => stepper = value.clone(),
+            "--n" => {
+                n = parse(
+                    "--n",
+                    value,
+                    |n| (1..=1000).contains(n),
+                    "a whole number in [1, 1000]",
+                )?
+            }
+            "--steps" => {
+                steps = parse(
+                    "--steps",
+                    value,
+                    |n| (1..=100_000).contains(n),
+                    "a whole number in [1, 100000]",
+                )?;
+            }
+            "--every" => {
+                every = parse(
+                    "--every",
+                    value,
+                    |n| (1..=1000).contains(n),
+                    "a whole number in [1, 1000]",
+                )?;
+            }
+            "--mu" => {
+                mu = Some(parse(
+                    "--mu",
+                    value,
+                    |m: &f64| m.is_finite() && *m >= 0.0,
+                    "a friction coefficient ≥ 0",
+                )?)
+            }
+            "--levenberg" => {
+                factors = value
+                    .split(',')
+                    .map(|s| s.parse().ok().filter(|t: &f64| t.is_finite() && *t >= 0.0))
+                    .collect::<Option<Vec<f64>>>()
+                    .ok_or_else(|| {
+                        format!("--levenberg: factors ≥ 0 separated by commas, got '{value}'")
+                    })?;
+            }
+            other => {
+                return Err(format!(
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg"
+                ));
+            }
+        }
+    }
+    let mut set = vec![("N".to_string(), n as f64)];
+    if let Some(mu) = mu {
+        set.push(("mu".into(), mu));
+    }
+    if resistance {
+        set.push(("rho".into(), 1e-3));
+        set.push(("gamma".into(), 1e-3));
+    }
+    let mut sim = Simulation::from_preset(&preset, &set).map_err(|e| e.to_string())?;
+    sim.set_stepper(&stepper).map_err(|e| e.to_string())?;
+    // Keep every `every`-th problem: a pile of 100 hands the solver about two a step, each a
+    // few hundred kilobytes.
+    let mut problems = Vec::new();
+    let mut seen = 0usize;
+    for done in 0..steps {
+        let (result, recorded) = record(|| sim.step());
+        result.map_err(|e| format!("{preset} N={n} {stepper}: step {done}: {e}"))?;
+        for p in recorded {
+            if seen.is_multiple_of(every) {
+                problems.push(p);
+            }
+            seen += 1;
+        }
+    }
+    let mut out = format!(
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|\n",
+        mu.map_or("the preset's".to_string(), |m| m.to_string()),
+        if resistance { "1 mm" } else { "0" },
+        problems.len()
+    );
+    for &factor in &factors {
+        let t = tally(&problems, factor, list);
+        out.push_str(&format!(
+            "| {factor} | {} | {:.2} | {} | {:.1e} | {:.1e} |\n",
+            t.converged, t.seconds, t.iterations, t.worst_growth, t.worst_residual
+        ));
+        eprintln!("{}", out.lines().last().unwrap_or(""));
+    }
+    Ok(out)
+}
