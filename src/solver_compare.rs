@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use contactlab::Simulation;
 use contactlab::laws::capture::{SparseProblem, record};
-use contactlab::laws::sparse::{LEVENBERG, SparseOptions};
+use contactlab::laws::newton_krylov::KrylovOptions;
+use contactlab::laws::sparse::{LEVENBERG, ROUND_NEWTON, SparseOptions};
 
 /// What one setting did over all the problems.
 struct Tally {
@@ -24,7 +25,11 @@ struct Tally {
 
 /// Solves every problem with the given Levenberg–Marquardt factor; `list` prints one CSV
 /// line per problem on stderr.
-fn tally(problems: &[SparseProblem], levenberg: f64, list: bool) -> Tally {
+fn tally(
+    problems: &[SparseProblem],
+    (levenberg, round): (f64, KrylovOptions),
+    list: bool,
+) -> Tally {
     let mut t = Tally {
         converged: 0,
         seconds: 0.0,
@@ -35,6 +40,7 @@ fn tally(problems: &[SparseProblem], levenberg: f64, list: bool) -> Tally {
     for p in problems {
         let sparse = SparseOptions {
             levenberg,
+            round,
             ..SparseOptions::standard(&p.options)
         };
         let start = Instant::now();
@@ -46,7 +52,10 @@ fn tally(problems: &[SparseProblem], levenberg: f64, list: bool) -> Tally {
         t.worst_residual = t.worst_residual.max(solution.residual);
         if list {
             eprintln!(
-                "problem,{levenberg},{},{},{},{:.3e},{:.3e},{:.3e}",
+                "problem,{levenberg},{}/{}/{},{},{},{},{:.3e},{:.3e},{:.3e}",
+                round.max_newton,
+                round.max_inner,
+                round.restart,
                 p.problem.rows(),
                 u8::from(solution.converged),
                 solution.iterations,
@@ -79,6 +88,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let (mut n, mut steps, mut every) = (100usize, 400usize, 1usize);
     let (mut mu, mut resistance, mut list) = (None, false, false);
     let mut factors = vec![0.0, LEVENBERG];
+    let mut rounds = vec![ROUND_NEWTON];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -134,9 +144,20 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--levenberg: factors ≥ 0 separated by commas, got '{value}'")
                     })?;
             }
+            "--rounds" => {
+                rounds = value
+                    .split(',')
+                    .map(|s| {
+                        let mut it = s.split('/').map(|k| k.parse::<usize>().ok().filter(|k| (1..=10_000).contains(k)));
+                        let (newton, inner, restart) = (it.next()??, it.next()??, it.next()??);
+                        Some(KrylovOptions { max_newton: newton, max_inner: inner, restart, ..ROUND_NEWTON })
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| format!("--rounds: NEWTON/INNER/RESTART triples of whole numbers in [1, 10000] separated by commas, got '{value}'"))?;
+            }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds"
                 ));
             }
         }
@@ -166,16 +187,26 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
         problems.len()
     );
-    for &factor in &factors {
-        let t = tally(&problems, factor, list);
+    for (&factor, round) in factors
+        .iter()
+        .flat_map(|f| rounds.iter().map(move |r| (f, *r)))
+    {
+        let t = tally(&problems, (factor, round), list);
         out.push_str(&format!(
-            "| {factor} | {} | {:.2} | {} | {:.1e} | {:.1e} |\n",
-            t.converged, t.seconds, t.iterations, t.worst_growth, t.worst_residual
+            "| {factor} | {}/{}/{} | {} | {:.2} | {} | {:.1e} | {:.1e} |\n",
+            round.max_newton,
+            round.max_inner,
+            round.restart,
+            t.converged,
+            t.seconds,
+            t.iterations,
+            t.worst_growth,
+            t.worst_residual
         ));
         eprintln!("{}", out.lines().last().unwrap_or(""));
     }

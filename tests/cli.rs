@@ -198,19 +198,20 @@ fn solver_compare_solves_a_recorded_pile_again() {
             .lines()
             .find(|l| l.starts_with(&format!("| {factor} |")))
             .unwrap_or_else(|| panic!("no row for {factor} in\n{out}"));
-        let converged: usize = row.split('|').nth(2).unwrap().trim().parse().unwrap();
+        let converged: usize = row.split('|').nth(3).unwrap().trim().parse().unwrap();
         assert_eq!(converged, count, "{row}");
-        // One CSV line per problem: rows, converged, iterations, seconds, growth, residual.
+        // One CSV line per problem: factor, round settings, rows, converged, iterations,
+        // seconds, growth, residual.
         let lines: Vec<Vec<&str>> = err
             .lines()
-            .filter(|l| l.starts_with(&format!("problem,{factor},")))
+            .filter(|l| l.starts_with(&format!("problem,{factor},10/100/50,")))
             .map(|l| l.split(',').collect())
             .collect();
         assert_eq!(lines.len(), count);
         for l in lines {
-            assert!(l[2].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
-            assert_eq!(l[3], "1");
-            let residual: f64 = l[7].parse().unwrap();
+            assert!(l[3].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
+            assert_eq!(l[4], "1");
+            let residual: f64 = l[8].parse().unwrap();
             assert!(residual <= 1e-8, "{l:?}");
         }
     }

@@ -213,6 +213,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 max_sweeps: 100_000,
                 polish: true,
                 levenberg: sparse::LEVENBERG,
+                round: sparse::ROUND_NEWTON,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

@@ -64,6 +64,7 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
                 max_sweeps,
                 polish,
                 levenberg: sparse::LEVENBERG,
+                round: sparse::ROUND_NEWTON,
             },
         );
         assert!(

@@ -22,7 +22,7 @@ pub trait Linearized {
 }
 
 /// Settings of [`solve`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KrylovOptions {
     /// Newton iteration cap.
     pub max_newton: usize,
