@@ -160,8 +160,9 @@ pub struct KrylovOutcome {
 }
 
 /// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(x, R)`
-/// gives the linear model at x, `done(x, R)` is the caller's stopping rule. `x` ends at the best
-/// point found (the line search never increases ‖R‖).
+/// gives the linear model at x (R lets the caller shift it, as Levenberg–Marquardt does),
+/// `done(x, R)` is the caller's stopping rule. `x` ends at the best point found (the line
+/// search never increases ‖R‖).
 pub fn solve<L: Linearized>(
     x: &mut [f64],
     mut residual: impl FnMut(&[f64], &mut [f64]),

@@ -19,6 +19,9 @@
 //! with W replaced by each contact's own block W_cc, inverted per contact (at most 6 × 6):
 //! what one Gauss–Seidel sweep solves, so that GMRES only resolves the coupling between
 //! contacts.
+//!
+//! The Newton rounds use the shifted model J + θ I (Levenberg–Marquardt, θ proportional to
+//! the residual, see `sparse.rs`); the preconditioner then inverts each J_cc + θ I.
 
 use super::LawBlock;
 use super::newton_krylov::Linearized;
