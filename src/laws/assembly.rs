@@ -29,7 +29,7 @@ const UNPHYSICAL_RATIO: f64 = 1e6;
 const SUSPECT_RATIO: f64 = 1e4;
 
 /// Impulses below this are never called unphysical (rounding where nothing is asked), N·s.
-const TINY_IMPULSE: f64 = 1e-9;
+pub(super) const TINY_IMPULSE: f64 = 1e-9;
 
 /// Contacts stacked for [`super::solve`].
 #[derive(Clone)]
@@ -121,17 +121,27 @@ impl Assembled {
             guess: guess.cloned(),
             options: *options,
         });
-        super::sparse::solve(
-            &self.delassus,
+        // Rounds of Newton–Krylov between rounds of sweeps, whatever the small islands'
+        // solver: measured on the piles of 100, they cut Moreau–Jean's unconverged steps from
+        // 86 % to 14 % (docs/benchmarks.md).
+        self.solve_sparse_with(
             u_free,
-            &self.blocks,
             guess,
             options,
-            // Rounds of Newton–Krylov between rounds of sweeps, whatever the small islands'
-            // solver: measured on the piles of 100, they cut Moreau–Jean's unconverged steps
-            // from 86 % to 14 % (docs/benchmarks.md).
             super::sparse::SparseOptions::standard(options),
         )
+    }
+
+    /// Block Gauss–Seidel with the given block-sparse settings (the steppers' are
+    /// [`super::sparse::SparseOptions::standard`]; `contactlab solver-compare` tries others).
+    pub(super) fn solve_sparse_with(
+        &self,
+        u_free: &DVector<f64>,
+        guess: Option<&DVector<f64>>,
+        options: &super::NewtonOptions,
+        sparse: super::sparse::SparseOptions,
+    ) -> super::LawSolution {
+        super::sparse::solve(&self.delassus, u_free, &self.blocks, guess, options, sparse)
     }
 
     /// The largest impulse the free motion asks of one row: |u_free,i| / Wᵢᵢ (normal rows

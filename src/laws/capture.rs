@@ -32,23 +32,18 @@ pub struct SparseProblem {
 impl SparseProblem {
     /// Solves the recorded problem with the given block-sparse settings.
     pub fn solve(&self, sparse: SparseOptions) -> LawSolution {
-        super::sparse::solve(
-            &self.problem.delassus,
-            &self.u_free,
-            &self.problem.blocks,
-            self.guess.as_ref(),
-            &self.options,
-            sparse,
-        )
+        self.problem
+            .solve_sparse_with(&self.u_free, self.guess.as_ref(), &self.options, sparse)
     }
 
     /// The largest multiplier of `solution` as a multiple of the largest impulse the free
     /// motion asks of one row: a self-equilibrated set of forces grown along W's null space
     /// shows as a ratio of thousands (a settled pile's answers sit near 1 to 100).
-    /// Answers of at most a nanonewton-second (rounding where nothing is asked) count as 0.
+    /// Answers no larger than the solver's own tiny-impulse threshold (rounding where nothing
+    /// is asked) count as 0, as in the physical-answer check of `Assembled::solve`.
     pub fn growth(&self, solution: &LawSolution) -> f64 {
         let largest = solution.lambda.amax();
-        if largest <= 1e-9 {
+        if largest <= super::assembly::TINY_IMPULSE {
             return 0.0;
         }
         largest / self.problem.demand(&self.u_free).max(1e-300)

@@ -70,8 +70,9 @@ pub const ROUND_NEWTON: KrylovOptions = KrylovOptions {
 /// so the convergence near a solution stays fast (Yamashita and Fukushima's choice
 /// θ ∝ ‖R‖). On the same recorded problems (`contactlab solver-compare`,
 /// docs/benchmarks.md) factors 3 to 30 converged as often as plain Newton in 1.2 to 2.7
-/// times less time, with the growth of the multipliers bounded; 10 is the middle. (With
-/// rolling and spinning resistance on, and in the planar pile, the time was unchanged.)
+/// times less time, with the growth of the multipliers bounded; 10 is the middle. (The
+/// planar pile's rounds were cheap already and cost the same; with rolling and spinning
+/// resistance on, the shift saves time only with the GMRES cap of [`ROUND_NEWTON`].)
 pub const LEVENBERG: f64 = 10.0;
 
 /// Rows of one contact's block (normal, tangents, rolling, spinning).
