@@ -547,22 +547,21 @@ impl Stepper for NsgaStepper {
                     continue;
                 }
                 let correct = |friction: bool| -> Option<_> {
-                    let problem = assemble(
-                        system.mass(),
-                        &members,
-                        &material,
-                        Laws {
-                            friction,
-                            resistance: false,
-                        },
-                    );
+                    let which = Laws {
+                        friction,
+                        resistance: false,
+                    };
                     // Position-level friction in a large island (a pile) is degenerate as a
                     // rule: sticking at every contact of a sphere wedged among others leaves
                     // no way to open all the gaps, and the multipliers grow without bound.
                     // Large islands are corrected by the normal multipliers alone.
-                    if friction && problem.rows() > laws::assembly::DENSE_ROWS {
+                    if friction
+                        && laws::assembly::stacked_rows(&members, &material, which)
+                            > laws::assembly::DENSE_ROWS
+                    {
                         return None;
                     }
+                    let problem = assemble(system.mass(), &members, &material, which);
                     // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν
                     // produces.
                     let mut u_free = DVector::zeros(problem.rows());

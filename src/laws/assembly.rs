@@ -196,6 +196,38 @@ fn either(
     kept
 }
 
+/// The rows one contact contributes beyond its normal row under `laws`: (tangents,
+/// rolling, spin).
+fn law_rows(c: &Contact, material: &ContactMaterial, laws: Laws) -> (usize, usize, usize) {
+    let tangents = if laws.friction && material.friction > 0.0 {
+        c.tangent_rows.len()
+    } else {
+        0
+    };
+    if !laws.resistance {
+        return (tangents, 0, 0);
+    }
+    let rolling = if material.rolling_resistance > 0.0 {
+        c.rolling_rows.len()
+    } else {
+        0
+    };
+    let spin = usize::from(c.spin_row.is_some() && material.spinning_resistance > 0.0);
+    (tangents, rolling, spin)
+}
+
+/// The number of rows [`assemble`] would stack for `contacts`, without building them (to
+/// choose a problem's form before paying for it).
+pub fn stacked_rows(contacts: &[&Contact], material: &ContactMaterial, laws: Laws) -> usize {
+    contacts
+        .iter()
+        .map(|c| {
+            let (tangents, rolling, spin) = law_rows(c, material, laws);
+            1 + tangents + rolling + spin
+        })
+        .sum()
+}
+
 /// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients.
 pub fn assemble(
     mass: &BlockDiagonalMass,
@@ -203,35 +235,17 @@ pub fn assemble(
     material: &ContactMaterial,
     laws: Laws,
 ) -> Assembled {
-    let mut rows: Vec<JacobianRow> = Vec::new();
+    let mut rows: Vec<JacobianRow> = Vec::with_capacity(stacked_rows(contacts, material, laws));
     let mut blocks = Vec::with_capacity(contacts.len());
     for c in contacts {
         let offset = rows.len();
+        let (tangents, rolling, spin) = law_rows(c, material, laws);
         rows.push(c.normal_row.clone());
-        let tangents = if laws.friction && material.friction > 0.0 {
-            rows.extend(c.tangent_rows.iter().cloned());
-            c.tangent_rows.len()
-        } else {
-            0
-        };
-        let (rolling, spin) = if laws.resistance {
-            let rolling = if material.rolling_resistance > 0.0 {
-                rows.extend(c.rolling_rows.iter().cloned());
-                c.rolling_rows.len()
-            } else {
-                0
-            };
-            let spin = match &c.spin_row {
-                Some(s) if material.spinning_resistance > 0.0 => {
-                    rows.push(s.clone());
-                    1
-                }
-                _ => 0,
-            };
-            (rolling, spin)
-        } else {
-            (0, 0)
-        };
+        rows.extend(c.tangent_rows[..tangents].iter().cloned());
+        rows.extend(c.rolling_rows[..rolling].iter().cloned());
+        if spin == 1 {
+            rows.extend(c.spin_row.iter().cloned());
+        }
         blocks.push(LawBlock {
             offset,
             tangents,
