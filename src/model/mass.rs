@@ -91,8 +91,8 @@ impl BlockDiagonalMass {
         for b in &self.blocks {
             let m = if inverse { &b.m_inv } else { &b.m };
             let n = m.nrows();
-            let seg = m * x.rows(b.offset, n);
-            out.rows_mut(b.offset, n).copy_from(&seg);
+            // The same product as `m * x` (nalgebra's gemm with β = 0), written in place.
+            m.mul_to(&x.rows(b.offset, n), &mut out.rows_mut(b.offset, n));
         }
         out
     }
