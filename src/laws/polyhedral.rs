@@ -50,17 +50,19 @@ fn ball_laws(blocks: &[LawBlock]) -> Vec<(usize, BallLaw)> {
         .collect()
 }
 
-/// Unit directions of the polygon of a law of `dimension` 1 or 2 (columns).
-fn directions(dimension: usize) -> Vec<Vec<f64>> {
+/// The number of directions of the polygon of a law of `dimension` 1 or 2.
+fn direction_count(dimension: usize) -> usize {
+    if dimension == 1 { 2 } else { DISC_DIRECTIONS }
+}
+
+/// Direction `k` of the polygon of a law of `dimension` 1 or 2 (a unit vector; only the
+/// first `dimension` components are used): ±1 on a segment, the disc's inscribed polygon.
+fn direction(dimension: usize, k: usize) -> [f64; 2] {
     if dimension == 1 {
-        return vec![vec![1.0], vec![-1.0]];
+        return [if k == 0 { 1.0 } else { -1.0 }, 0.0];
     }
-    (0..DISC_DIRECTIONS)
-        .map(|k| {
-            let angle = 2.0 * std::f64::consts::PI * k as f64 / DISC_DIRECTIONS as f64;
-            vec![libm::cos(angle), libm::sin(angle)]
-        })
-        .collect()
+    let angle = 2.0 * std::f64::consts::PI * k as f64 / DISC_DIRECTIONS as f64;
+    [libm::cos(angle), libm::sin(angle)]
 }
 
 /// Solves the polyhedral problem for u = u_free + W λ; None when Lemke does not reach an
@@ -72,51 +74,50 @@ pub fn solve(
 ) -> Option<PolyhedralSolution> {
     let n = u_free.len();
     let laws = ball_laws(blocks);
-    // Unknown x = (λ_N of every block, β of every law, s of every law); E maps x to λ.
-    let mut columns: Vec<Vec<(usize, f64)>> = Vec::new(); // column of E for each unknown
-    let mut measures: Vec<Vec<(usize, f64)>> = Vec::new(); // row picking u for each unknown
+    // Unknown x = (λ_N of every block, β of every law, s of every law); E maps x to λ. The
+    // column of E for unknown j, entries[starts[j]..starts[j + 1]] as (row of λ, factor), is
+    // also the row of P that measures u for it (each unknown is complementary to the
+    // relative quantity along its own column).
+    let mut entries: Vec<(usize, f64)> = Vec::new();
+    let mut starts = vec![0];
     for b in blocks {
-        columns.push(vec![(b.offset, 1.0)]);
-        measures.push(vec![(b.offset, 1.0)]);
+        entries.push((b.offset, 1.0));
+        starts.push(entries.len());
     }
     // A bilateral row's λ_N = x⁺ − x⁻ with 0 ≤ x⁺ ⟂ u_N ≥ 0 and 0 ≤ x⁻ ⟂ −u_N ≥ 0: together
     // u_N = 0 with λ_N of either sign (the equality as a pair of complementarity rows).
     for b in blocks.iter().filter(|b| b.bilateral) {
-        columns.push(vec![(b.offset, -1.0)]);
-        measures.push(vec![(b.offset, -1.0)]);
+        entries.push((b.offset, -1.0));
+        starts.push(entries.len());
     }
-    let mut beta_ranges = Vec::new();
+    let mut beta_ranges = Vec::with_capacity(laws.len());
     for (_, law) in &laws {
-        let first = columns.len();
-        for d in directions(law.len) {
-            let entries: Vec<(usize, f64)> = d
-                .iter()
-                .enumerate()
-                .map(|(k, &x)| (law.start + k, x))
-                .collect();
-            columns.push(entries.clone());
-            measures.push(entries);
+        let first = starts.len() - 1;
+        for k in 0..direction_count(law.len) {
+            let d = direction(law.len, k);
+            entries.extend((0..law.len).map(|c| (law.start + c, d[c])));
+            starts.push(entries.len());
         }
-        beta_ranges.push(first..columns.len());
+        beta_ranges.push(first..starts.len() - 1);
     }
-    let slack_start = columns.len();
+    let column = |j: usize| &entries[starts[j]..starts[j + 1]];
+    let slack_start = starts.len() - 1;
     let size = slack_start + laws.len();
     let mut m = DMatrix::zeros(size, size);
     let mut q = DVector::zeros(size);
-    // Rows of λ_N and β: (P W E) x + P u_free.
-    let we: Vec<DVector<f64>> = columns
-        .iter()
-        .map(|col| {
-            let mut out = DVector::zeros(n);
-            for &(row, x) in col {
-                out += w.column(row) * x;
+    // Rows of λ_N and β: (P W E) x + P u_free; column j of W E first.
+    let mut we = DMatrix::<f64>::zeros(n, slack_start);
+    for j in 0..slack_start {
+        for &(row, x) in column(j) {
+            for i in 0..n {
+                we[(i, j)] += w[(i, row)] * x;
             }
-            out
-        })
-        .collect();
-    for (i, measure) in measures.iter().enumerate() {
-        for (j, wcol) in we.iter().enumerate() {
-            m[(i, j)] = measure.iter().map(|&(row, x)| x * wcol[row]).sum();
+        }
+    }
+    for i in 0..slack_start {
+        let measure = column(i);
+        for j in 0..slack_start {
+            m[(i, j)] = measure.iter().map(|&(row, x)| x * we[(row, j)]).sum();
         }
         q[i] = measure.iter().map(|&(row, x)| x * u_free[row]).sum();
     }
@@ -140,10 +141,10 @@ pub fn solve(
         return None;
     }
     let mut lambda = DVector::zeros(n);
-    for (j, col) in columns.iter().enumerate() {
+    for j in 0..slack_start {
         let x = solution.z[j];
         if x != 0.0 {
-            for &(row, d) in col {
+            for &(row, d) in column(j) {
                 lambda[row] += d * x;
             }
         }

@@ -139,18 +139,21 @@ fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
     let mut binv = DMatrix::<f64>::identity(n, n);
     let mut xb = lcp.q.clone();
 
-    // Column of the constraint matrix A = [I, −M, −e] for a variable.
-    let column = |v: Var| -> DVector<f64> {
-        match v {
-            Var::W(i) => {
-                let mut c = DVector::zeros(n);
-                c[i] = 1.0;
-                c
-            }
-            Var::Z(j) => -lcp.m.column(j),
-            Var::Artificial => DVector::from_element(n, -1.0),
+    // Column of the constraint matrix A = [I, −M, −e] for a variable, written into `out`.
+    let column = |v: Var, out: &mut DVector<f64>| match v {
+        Var::W(i) => {
+            out.fill(0.0);
+            out[i] = 1.0;
         }
+        Var::Z(j) => {
+            for (o, &m) in out.iter_mut().zip(lcp.m.column(j).iter()) {
+                *o = -m;
+            }
+        }
+        Var::Artificial => out.fill(-1.0),
     };
+    // The entering column and B⁻¹ times it, reused from pivot to pivot.
+    let (mut entering_column, mut d) = (DVector::zeros(n), DVector::zeros(n));
 
     // First pivot: z₀ enters at θ = max(−qᵢ); among tied rows the lexicographic rule picks the
     // one whose perturbation εⁱ is smallest, i.e. the largest index.
@@ -165,7 +168,9 @@ fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
     let max_pivots = 50 * n + 100;
     let mut pivots = 0;
     loop {
-        let d = &binv * column(entering);
+        column(entering, &mut entering_column);
+        // d = B⁻¹ A_j (the product `&binv * A_j` computes, written in place).
+        binv.mul_to(&entering_column, &mut d);
         if pivots > 0 {
             let tol = PIVOT_TOLERANCE * d.amax();
             match lexicographic_ratio_row(&d, &xb, &binv, tol) {
