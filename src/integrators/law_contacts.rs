@@ -42,7 +42,7 @@ pub(crate) fn law_report(
     let slice = |law: &crate::laws::BallLaw, v: &DVector<f64>, divisor: f64| {
         (law.start..law.start + law.len)
             .map(|k| v[k] / divisor)
-            .collect::<Vec<f64>>()
+            .collect::<super::LawValues>()
     };
     let [friction, rolling, spinning] = block.ball_laws();
     let case = if cases.open {

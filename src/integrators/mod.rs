@@ -90,19 +90,23 @@ pub struct ContactReport {
     pub laws: Option<LawReport>,
 }
 
+/// One value per direction of a friction-type law (two at most), kept inline: a report is
+/// made for every contact in every step.
+pub type LawValues = smallvec::SmallVec<[f64; 2]>;
+
 /// What the friction-type laws of one contact did in a step (NSGA and spatial Moreau–Jean).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LawReport {
     /// Slip velocity in the tangent frame (t₁, t₂), m/s (one entry in the plane).
-    pub slip: Vec<f64>,
+    pub slip: LawValues,
     /// Relative angular velocity along the tangents (rolling), rad/s.
-    pub rolling: Vec<f64>,
+    pub rolling: LawValues,
     /// Relative angular velocity about the normal (spinning), rad/s.
     pub spinning: f64,
     /// Friction force in the tangent frame (step average), N.
-    pub friction_force: Vec<f64>,
+    pub friction_force: LawValues,
     /// Rolling-resistance torque along the tangents (step average), N·m.
-    pub rolling_torque: Vec<f64>,
+    pub rolling_torque: LawValues,
     /// Spinning-resistance torque about the normal (step average), N·m.
     pub spinning_torque: f64,
     /// `open`, `slip`, `spinning`, `rolling` or `stick` (the first that applies).

@@ -338,12 +338,20 @@ impl Stepper for NsgaStepper {
 
         // 1. Smooth predictor: Newton on ä_{n+1}.
         let ratio = (1.0 - c.alpha_f) / (1.0 - c.alpha_m);
+        // Entry by entry, each in the order the vector expressions would take it (one vector
+        // each instead of a temporary per operation):
+        //   a = ((1 − α_f) ä + α_f ä_n − α_m a_n) / (1 − α_m),
+        //   Δq = h v_n + h²(½ − β) a_n + h² β a,   v = v_n + h(1 − γ) a_n + h γ a.
         let predict = |acc: &DVector<f64>| {
-            let a = (acc * (1.0 - c.alpha_f) + &acc_n * c.alpha_f - &a_n * c.alpha_m)
-                / (1.0 - c.alpha_m);
-            let dq = &v_n * h + &a_n * (h * h * (0.5 - c.beta)) + &a * (h * h * c.beta);
+            let a = DVector::from_fn(acc.len(), |i, _| {
+                (acc[i] * (1.0 - c.alpha_f) + acc_n[i] * c.alpha_f - a_n[i] * c.alpha_m)
+                    / (1.0 - c.alpha_m)
+            });
+            let (k1, k2) = (h * h * (0.5 - c.beta), h * h * c.beta);
+            let dq = DVector::from_fn(a.len(), |i, _| v_n[i] * h + a_n[i] * k1 + a[i] * k2);
             let q = system.displace(&q_n, &dq);
-            let v = &v_n + &a_n * (h * (1.0 - c.gamma)) + &a * (h * c.gamma);
+            let (k3, k4) = (h * (1.0 - c.gamma), h * c.gamma);
+            let v = DVector::from_fn(a.len(), |i, _| v_n[i] + a_n[i] * k3 + a[i] * k4);
             (a, q, v)
         };
         // First a fixed-point update with the block-diagonal M (exact when f does not depend
@@ -481,7 +489,10 @@ impl Stepper for NsgaStepper {
             _ => (DVector::zeros(dofs), BTreeMap::new()),
         };
         let averaged = |acc_next: &DVector<f64>, acc_n: &DVector<f64>, a_n: &DVector<f64>| {
-            (acc_next * (1.0 - c.alpha_f) + acc_n * c.alpha_f - a_n * c.alpha_m) / (1.0 - c.alpha_m)
+            DVector::from_fn(acc_next.len(), |i, _| {
+                (acc_next[i] * (1.0 - c.alpha_f) + acc_n[i] * c.alpha_f - a_n[i] * c.alpha_m)
+                    / (1.0 - c.alpha_m)
+            })
         };
         let acc_normal = system.mass().apply_inverse(&force_normal);
         let a_normal = averaged(&acc_normal, &acc_normal_n, &a_normal_n);

@@ -118,8 +118,10 @@ impl Equilibrated {
         } else {
             1.0
         };
+        let mut q = dq;
+        q /= s;
         Self {
-            problem: Lcp { m, q: dq / s },
+            problem: Lcp { m, q },
             d,
             s,
         }
@@ -127,7 +129,9 @@ impl Equilibrated {
 
     /// z = s D z′.
     fn unscale(&self, z: &DVector<f64>) -> DVector<f64> {
-        z.component_mul(&self.d) * self.s
+        let mut z = z.component_mul(&self.d);
+        z *= self.s;
+        z
     }
 }
 

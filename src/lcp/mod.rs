@@ -153,7 +153,9 @@ impl Lcp {
 
     /// w = M z + q.
     pub fn slack(&self, z: &DVector<f64>) -> DVector<f64> {
-        &self.m * z + &self.q
+        let mut w = &self.m * z;
+        w += &self.q;
+        w
     }
 }
 
@@ -182,8 +184,8 @@ impl LcpSolution {
         let relative_residual = relative_residual(lcp, z.as_slice());
         Self {
             status,
-            z: z.as_slice().to_vec(),
-            w: w.as_slice().to_vec(),
+            z: z.data.into(),
+            w: w.data.into(),
             residual,
             relative_residual,
             iterations,
