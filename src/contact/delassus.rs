@@ -50,7 +50,7 @@ impl Delassus {
 
     /// The dense W (n×n, 1/kg for normal rows).
     ///
-    /// Up to [`LISTED_ROWS`] rows, each Wᵢⱼ = Jᵢ · (M⁻¹ Jⱼᵀ) by
+    /// Up to `LISTED_ROWS` (16) rows, each Wᵢⱼ = Jᵢ · (M⁻¹ Jⱼᵀ) by
     /// [`JacobianRow::dot_sorted_row`]. Above, column j scatters M⁻¹ Jⱼᵀ into a generalized
     /// vector (zero elsewhere) and visits only the rows that share an index with it (the
     /// others are +0), each summed over its entries in order: the entries it does not share
