@@ -224,8 +224,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
 }
 
 /// Runs a configuration up to `repeat` times while its runs so far took under
-/// [`REPEAT_BELOW_S`] in all; returns the first run's figures (every run takes the same
-/// steps) with the median ms/step of the runs.
+/// [`REPEAT_BELOW_S`] in all; returns the first run's figures with the median ms/step of
+/// the runs (every run starts from the same state and takes the same steps, unless the
+/// time budget cuts one short; the other figures, allocations included, are the first
+/// run's).
 fn repeated(run: impl Fn() -> Result<PileRow, String>, repeat: usize) -> Result<PileRow, String> {
     let mut first = run()?;
     let mut times = vec![first.ms_per_step];

@@ -26,6 +26,10 @@ const steps = Number(option("--steps", "1000"));
 const budget = Number(option("--budget", "120"));
 const steppers = option("--steppers", "nsga,moreau-jean").split(",");
 const repeat = Number(option("--repeat", "5"));
+if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100) {
+  console.error(`--repeat: a whole number in [1, 100], got '${option("--repeat")}'`);
+  process.exit(2);
+}
 const resistance = args.includes("--resistance");
 const REPEAT_BELOW_MS = 2000;
 

@@ -55,7 +55,8 @@ impl Delassus {
     /// vector (zero elsewhere) and visits only the rows that share an index with it (the
     /// others are +0), each summed over its entries in order: the entries it does not share
     /// add products ±0 to a sum that starts at +0, which change nothing, so both ways give
-    /// the same W bit for bit.
+    /// the same W bit for bit (for finite rows: a non-finite state is an error before any
+    /// solve).
     pub fn dense(&self) -> DMatrix<f64> {
         let n = self.rows.len();
         if n <= LISTED_ROWS {
