@@ -276,14 +276,22 @@ fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
         return z;
     }
     let k = active.len();
-    let mss = DMatrix::from_fn(k, k, |a, b| lcp.m[(active[a], active[b])]);
+    let m_ss = |a: usize, b: usize| lcp.m[(active[a], active[b])];
     let rhs = DVector::from_fn(k, |a, _| -lcp.q[active[a]]);
-    let lu = mss.clone().lu();
+    let lu = DMatrix::from_fn(k, k, m_ss).lu();
     let Some(mut zs) = lu.solve(&rhs) else {
         return z;
     };
     // One step of iterative refinement: the residual of the first solve, solved again.
-    if let Some(correction) = lu.solve(&(&rhs - &mss * &zs)) {
+    // rᵢ = rhsᵢ − Σ_b M_SS[i, b] z_b, the sum in the order of b, as M_SS z_S forms it.
+    let refinement = DVector::from_fn(k, |a, _| {
+        let mut product = m_ss(a, 0) * zs[0];
+        for b in 1..k {
+            product += m_ss(a, b) * zs[b];
+        }
+        rhs[a] - product
+    });
+    if let Some(correction) = lu.solve(&refinement) {
         zs += correction;
     }
     let mut polished = DVector::zeros(z.len());
@@ -293,8 +301,11 @@ fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
         }
         polished[i] = zs[a];
     }
-    let before = super::complementarity_residual(z.as_slice(), lcp.slack(&z).as_slice());
-    let after =
-        super::complementarity_residual(polished.as_slice(), lcp.slack(&polished).as_slice());
+    let mut slack = lcp.slack(&z);
+    let before = super::complementarity_residual(z.as_slice(), slack.as_slice());
+    // The slack of the polished answer in the same vector (the product `slack` forms).
+    lcp.m.mul_to(&polished, &mut slack);
+    slack += &lcp.q;
+    let after = super::complementarity_residual(polished.as_slice(), slack.as_slice());
     if after <= before { polished } else { z }
 }
