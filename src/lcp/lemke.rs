@@ -276,22 +276,14 @@ fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
         return z;
     }
     let k = active.len();
-    let m_ss = |a: usize, b: usize| lcp.m[(active[a], active[b])];
+    let mss = DMatrix::from_fn(k, k, |a, b| lcp.m[(active[a], active[b])]);
     let rhs = DVector::from_fn(k, |a, _| -lcp.q[active[a]]);
-    let lu = DMatrix::from_fn(k, k, m_ss).lu();
+    let lu = mss.clone().lu();
     let Some(mut zs) = lu.solve(&rhs) else {
         return z;
     };
     // One step of iterative refinement: the residual of the first solve, solved again.
-    // rᵢ = rhsᵢ − Σ_b M_SS[i, b] z_b, the sum in the order of b, as M_SS z_S forms it.
-    let refinement = DVector::from_fn(k, |a, _| {
-        let mut product = m_ss(a, 0) * zs[0];
-        for b in 1..k {
-            product += m_ss(a, b) * zs[b];
-        }
-        rhs[a] - product
-    });
-    if let Some(correction) = lu.solve(&refinement) {
+    if let Some(correction) = lu.solve(&(&rhs - &mss * &zs)) {
         zs += correction;
     }
     let mut polished = DVector::zeros(z.len());
@@ -303,9 +295,7 @@ fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
     }
     let mut slack = lcp.slack(&z);
     let before = super::complementarity_residual(z.as_slice(), slack.as_slice());
-    // The slack of the polished answer in the same vector (the product `slack` forms).
-    lcp.m.mul_to(&polished, &mut slack);
-    slack += &lcp.q;
+    lcp.slack_into(&polished, &mut slack);
     let after = super::complementarity_residual(polished.as_slice(), slack.as_slice());
     if after <= before { polished } else { z }
 }

@@ -153,9 +153,15 @@ impl Lcp {
 
     /// w = M z + q.
     pub fn slack(&self, z: &DVector<f64>) -> DVector<f64> {
-        let mut w = &self.m * z;
-        w += &self.q;
+        let mut w = DVector::zeros(self.len());
+        self.slack_into(z, &mut w);
         w
+    }
+
+    /// [`Lcp::slack`] written into `w` (the same product, `m * z`, formed in place).
+    pub fn slack_into(&self, z: &DVector<f64>, w: &mut DVector<f64>) {
+        self.m.mul_to(z, w);
+        *w += &self.q;
     }
 }
 
