@@ -1,0 +1,109 @@
+//! Bodies that friction holds at rest stay where they are under NSGA: the position level must not let them creep.
+//!
+//! The scene is a wedge: sphere A on the floor, sphere B on A and against a wall, the line
+//! of their centres 30° from the vertical. B is in equilibrium with the wall pushing it off
+//! (mg tan 30°) and A carrying it; A is held against that push by floor friction, which
+//! needs F/N = mg tan 30° / 2mg = 0.29 ≤ μ = 1. So Coulomb's law allows the wedge to stick,
+//! and the exact answer is that nothing moves.
+//!
+//! Under two levels the predictor lets every body fall by h²g/2 (85 µm at h = 1/240 s)
+//! each step and the position level puts it back. Corrected along the contact normals
+//! alone, the wedge slides apart a little every step: A away from the wall, B down it. A row
+//! of such wedges side by side is one island of more than 60 rows, the block-sparse path.
+
+use contactlab::Simulation;
+use contactlab::scene::Scene;
+
+const R: f64 = 0.05;
+const MASS: f64 = 0.5;
+
+fn sphere(name: String, p: [f64; 3]) -> serde_json::Value {
+    serde_json::json!({"name": name, "mass": MASS, "position": p,
+        "shape": {"type": "sphere", "radius": R}})
+}
+
+/// `pairs` wedges in a touching row along y against the wall x = 0, under NSGA with the
+/// given number of levels.
+fn wedges(pairs: usize, levels: u64) -> Simulation {
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    // Line of centres 30° from the vertical: A is r further from the wall than B.
+    let offset = R;
+    let rise = (4.0 * R * R - offset * offset).sqrt();
+    let mut bodies = vec![
+        serde_json::json!({"name": "floor", "fixed": true, "shape": {"type": "plane"}}),
+        // A quarter turn about y: the half-space's free side faces +x.
+        serde_json::json!({"name": "wall", "fixed": true, "position": [0.0, 0.0, 0.0],
+            "orientation": [s, 0.0, s, 0.0], "shape": {"type": "plane"}}),
+    ];
+    for k in 0..pairs {
+        let y = 2.0 * R * k as f64;
+        bodies.push(sphere(format!("A{k}"), [R + offset, y, R]));
+        // B a picometre above its seat: it lands on A without a measurable impact.
+        bodies.push(sphere(format!("B{k}"), [R, y, R + rise + 1e-12]));
+    }
+    let scene = serde_json::json!({
+        "spatial_bodies": bodies,
+        "material": {"friction": 1.0},
+        "stepper": {"kind": "nsga", "nsga_levels": levels},
+        "contact_margin": 1e-6
+    });
+    Simulation::from_scene(Scene::from_json(&scene.to_string()).unwrap()).unwrap()
+}
+
+/// Steps `sim` for one second and returns the largest distance any body's centre moved and
+/// the largest speed at the end.
+fn drift_over_one_second(mut sim: Simulation) -> (f64, f64, usize) {
+    let start = sim.system().q.clone();
+    let mut unconverged = 0;
+    for _ in 0..240 {
+        let report = sim.step().unwrap();
+        unconverged += usize::from(!report.converged);
+    }
+    let system = sim.system();
+    let (mut moved, mut speed) = (0.0f64, 0.0f64);
+    for body in system.bodies.iter().filter(|b| b.dofs() > 0) {
+        let (q, q0, v) = (
+            body.q_of(&system.q),
+            body.q_of(&start),
+            body.v_of(&system.v),
+        );
+        // A sphere's first three coordinates and velocities are its centre's.
+        let d = (0..3).map(|k| (q[k] - q0[k]).powi(2)).sum::<f64>().sqrt();
+        let v = (0..3).map(|k| v[k].powi(2)).sum::<f64>().sqrt();
+        moved = moved.max(d);
+        speed = speed.max(v);
+    }
+    (moved, speed, unconverged)
+}
+
+/// One wedge (nine rows) under two levels: the dense position level with friction.
+#[test]
+fn a_wedge_held_by_friction_stays_put_under_two_levels() {
+    let (moved, speed, unconverged) = drift_over_one_second(wedges(1, 2));
+    assert_eq!(unconverged, 0);
+    // Creeping by a fraction of 85 µm a step would move it millimetres in 240 steps.
+    assert!(moved <= 1e-9, "moved {moved} m in 1 s");
+    assert!(speed <= 1e-9, "{speed} m/s after 1 s");
+}
+
+/// One wedge under three levels (the smooth forces inside the predictor), for comparison.
+#[test]
+fn a_wedge_held_by_friction_stays_put_under_three_levels() {
+    let (moved, speed, unconverged) = drift_over_one_second(wedges(1, 3));
+    assert_eq!(unconverged, 0);
+    assert!(moved <= 1e-9, "moved {moved} m in 1 s");
+    assert!(speed <= 1e-9, "{speed} m/s after 1 s");
+}
+
+/// Five wedges side by side: 23 contacts, 69 rows, one island solved block-sparsely, and
+/// more persistent contacts than the three-level predictor takes (so two levels).
+#[test]
+fn a_row_of_wedges_held_by_friction_stays_put() {
+    let sim = wedges(5, 3);
+    let contacts = contactlab::contact::detect_contacts(sim.system(), &sim.system().q, 1e-6);
+    assert_eq!(contacts.len(), 5 * 5 - 2, "the wedges' contacts");
+    let (moved, speed, unconverged) = drift_over_one_second(sim);
+    assert_eq!(unconverged, 0);
+    assert!(moved <= 1e-9, "moved {moved} m in 1 s");
+    assert!(speed <= 1e-9, "{speed} m/s after 1 s");
+}
