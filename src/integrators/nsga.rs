@@ -18,11 +18,12 @@
 //! 2. Position level (the GGL correction): q_{n+1} = q̂ ⊕ U with M U = G_pᵀ ν, where the
 //!    normal law makes every gap of q_{n+1} non-negative and complementary to ν_N, and
 //!    Coulomb's law at position level bounds the tangential correction ν_T by μ ν_N (so the
-//!    correction does not drag a sticking contact sideways). With two levels friction acts on
-//!    the tangential displacement the predictor's accelerations made, J_T h²[(½ − β) a_n +
-//!    β a_{n+1}], as well as the correction's: a sticking contact undoes the sag of its
-//!    bodies along it (a sphere held against a wall does not creep down it), a sliding one
-//!    keeps h²/2 (a_T − μ a_N) of it.
+//!    correction does not drag a sticking contact sideways). At a contact that no smooth
+//!    force held in the predictor (two levels, or a contact not persistent at the start of
+//!    the step) friction acts on the tangential displacement the predictor's accelerations
+//!    made, J_T h²[(½ − β) a_n + β a_{n+1}], as well as the correction's: a sticking contact
+//!    undoes the sag of its bodies along it (a sphere held against a wall does not creep down
+//!    it), a sliding one keeps h²/2 (a_T − μ a_N) of it.
 //! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1} (gap within
 //!    `closed_gap`, or loaded by step 2 and closed by its linearised gap: the nonlinear gap
 //!    may end a hair open, and such a contact is closed all the same), with
@@ -550,6 +551,7 @@ impl Stepper for NsgaStepper {
         let accelerated = DVector::from_fn(dofs, |i, _| {
             a_n[i] * (h * h * (0.5 - c.beta)) + a_next[i] * (h * h * c.beta)
         });
+
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
         let mut q_next = q_hat.clone();
@@ -575,12 +577,13 @@ impl Stepper for NsgaStepper {
                         friction,
                         resistance: false,
                     };
-                    // A large island (a pile) gets position-level friction on the first
-                    // pass only, where the predictor's sag is undone; the later passes
-                    // correct gaps of rounding size (the re-linearisation's residue), by the
-                    // normal multipliers alone.
+                    // Large islands (a pile) are corrected by the normal multipliers alone.
+                    // With friction the problem rarely converged while a pile moved (the
+                    // step fell back to the normal multipliers at five times the cost of the
+                    // pile of 100's step), and a settled planar pile's could stall every
+                    // step (docs/benchmarks.md, 2026-12-03). So a settled pile still creeps
+                    // where friction holds a sphere against a wall or in a wedge.
                     if friction
-                        && pass > 0
                         && laws::assembly::stacked_rows(&members, &material, which)
                             > laws::assembly::DENSE_ROWS
                     {
@@ -629,11 +632,6 @@ impl Stepper for NsgaStepper {
                     );
                     Some((problem, solution))
                 };
-                // The frictional answer warm-starts the next step's, even when this step
-                // falls back to the normal multipliers: a settled pile's position-level
-                // friction then converges over a few steps, where from the normal multipliers
-                // alone it stalls at a relative residual of 1e-5 to 1e-3 every step.
-                let mut warm_source = None;
                 let (mut problem, mut solution, mut method) = match correct(true) {
                     Some((p, s)) => {
                         let method = super::StepSolver::of_laws(s.method);
@@ -654,9 +652,7 @@ impl Stepper for NsgaStepper {
                         correct(false).expect("the normal-only correction always runs");
                     if normal_solution.converged {
                         report.iterations += solution.iterations;
-                        let frictional = std::mem::replace(&mut problem, normal_problem);
-                        let answer = std::mem::replace(&mut solution, normal_solution);
-                        warm_source = Some((frictional, answer));
+                        (problem, solution) = (normal_problem, normal_solution);
                         method = super::StepSolver::NormalOnlyCorrection;
                     }
                 }
@@ -670,13 +666,9 @@ impl Stepper for NsgaStepper {
                 // a contact far open can carry a multiplier of rounding size (6e-22 for a
                 // sphere 4.6 cm from a box), and must not be held at velocity level.
                 if pass == 0 {
-                    let (warm_problem, warm_solution) = warm_source
-                        .as_ref()
-                        .map_or((&problem, &solution), |(p, s)| (p, s));
-                    for (c, b) in members.iter().zip(&warm_problem.blocks) {
+                    for (c, b) in members.iter().zip(&problem.blocks) {
                         let len = 1 + b.tangents;
-                        let own =
-                            warm_solution.lambda.as_slice()[b.offset..b.offset + len].to_vec();
+                        let own = solution.lambda.as_slice()[b.offset..b.offset + len].to_vec();
                         next_position.insert(c.key, own);
                     }
                 }
