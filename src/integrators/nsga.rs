@@ -547,10 +547,16 @@ impl Stepper for NsgaStepper {
         // bodies as if nothing held them: every body falls by h²g/2, and a sphere resting
         // against a wall sags along the wall. Position-level friction must see that
         // tangential motion and undo it where the contact sticks, or a body held by friction
-        // creeps (by up to 85 µm a step at h = 1/240 s).
-        let accelerated = DVector::from_fn(dofs, |i, _| {
-            a_n[i] * (h * h * (0.5 - c.beta)) + a_next[i] * (h * h * c.beta)
-        });
+        // creeps (by up to 85 µm a step at h = 1/240 s). Formed only when such a contact
+        // needs a correction.
+        let accelerated = std::cell::OnceCell::new();
+        let accelerated = || {
+            accelerated.get_or_init(|| {
+                DVector::from_fn(dofs, |i, _| {
+                    a_n[i] * (h * h * (0.5 - c.beta)) + a_next[i] * (h * h * c.beta)
+                })
+            })
+        };
 
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
@@ -612,8 +618,8 @@ impl Stepper for NsgaStepper {
                             for (k, row) in c.tangent_rows.iter().take(b.tangents).enumerate() {
                                 u_free[b.offset + 1 + k] = match (&normal_displacement, unheld) {
                                     (Some(delta), false) => -row.dot(delta),
-                                    (Some(delta), true) => row.dot(&accelerated) - row.dot(delta),
-                                    (None, _) => row.dot(&accelerated),
+                                    (Some(delta), true) => row.dot(accelerated()) - row.dot(delta),
+                                    (None, _) => row.dot(accelerated()),
                                 };
                             }
                         }
