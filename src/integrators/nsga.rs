@@ -23,7 +23,10 @@
 //!    the step) friction acts on the tangential displacement the predictor's accelerations
 //!    made, J_T h²[(½ − β) a_n + β a_{n+1}], as well as the correction's: a sticking contact
 //!    undoes the sag of its bodies along it (a sphere held against a wall does not creep down
-//!    it), a sliding one keeps h²/2 (a_T − μ a_N) of it.
+//!    it), a sliding one keeps h²/2 (a_T − μ a_N) of it. A large island (a pile) is
+//!    corrected by the normal multipliers alone, from q̂ moved by the displacement
+//!    (h/2) M⁻¹J_TᵀP_T of the friction percussions that held its contacts in the last step,
+//!    so that a settled pile does not creep.
 //! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1} (gap within
 //!    `closed_gap`, or loaded by step 2 and closed by its linearised gap: the nonlinear gap
 //!    may end a hair open, and such a contact is closed all the same), with
@@ -164,6 +167,11 @@ pub struct NsgaStepper {
     multipliers: BTreeMap<ContactKey, [ContactMultipliers; 2]>,
     /// The next step restarts from the consistent acceleration (a contact law changed).
     restart: bool,
+    /// The friction percussions P_T of the contacts loaded (closed, pushing, no impact) at
+    /// the end of the last step, by contact: a large island's position level applies their
+    /// displacement (h/2) M⁻¹ J_Tᵀ P_T (see [`lagged_friction_displacement`]).
+    /// Sorted by key, the buffer reused from step to step.
+    held_friction: Vec<(ContactKey, [f64; 2])>,
 }
 
 /// Rounds of the predictor's active set (a contact leaving, a law starting to slide) before
@@ -182,6 +190,7 @@ impl NsgaStepper {
             contact_acceleration: None,
             multipliers: BTreeMap::new(),
             restart: false,
+            held_friction: Vec::new(),
         }
     }
 
@@ -228,6 +237,43 @@ impl NsgaStepper {
         }
         (free, DVector::zeros(dofs), BTreeMap::new())
     }
+}
+
+/// The displacement (h/2) M⁻¹ J_Tᵀ P_T of the friction percussions P_T that the last step
+/// found at those of `members` it ended holding (`held`, sorted by key), or None when it
+/// held none.
+///
+/// A large island's position level corrects by the normal multipliers alone (position-level
+/// friction there does not converge at a bearable cost, docs/benchmarks.md). Its predictor
+/// moved every body as if nothing held it, by D = h²[(½ − β) a_n + β a_{n+1}] = (h²/2) M⁻¹f
+/// under a constant force f, and normal multipliers put back only a displacement in the
+/// range of M⁻¹J_Nᵀ: a sphere held by friction against a wall or in a wedge would creep
+/// along it by the rest of D every step. At rest the last step's percussions balance the
+/// forces, J_NᵀP_N + J_TᵀP_T = −h f, so D + (h/2) M⁻¹J_TᵀP_T = −(h/2) M⁻¹J_NᵀP_N, which the
+/// normal correction undoes exactly: a settled pile stays where it is. While the pile moves
+/// this is the displacement its friction forces make within the step, lagged by one step.
+fn lagged_friction_displacement(
+    system: &System,
+    members: &[&Contact],
+    held: &[(ContactKey, [f64; 2])],
+    h: f64,
+) -> Option<DVector<f64>> {
+    let mut out: Option<DVector<f64>> = None;
+    for c in members {
+        let Ok(i) = held.binary_search_by_key(&c.key, |&(key, _)| key) else {
+            continue;
+        };
+        for (row, &p) in c.tangent_rows.iter().zip(&held[i].1) {
+            if p != 0.0 {
+                let u = out.get_or_insert_with(|| DVector::zeros(system.dofs()));
+                system
+                    .mass()
+                    .inverse_times_row(row)
+                    .add_transpose_to(0.5 * h * p, u);
+            }
+        }
+    }
+    out
 }
 
 /// Numerical ∂f/∂q·δ and ∂f/∂v·δ for the predictor's Newton tangent.
@@ -288,6 +334,7 @@ impl Stepper for NsgaStepper {
         self.contact_acceleration = None;
         self.multipliers.clear();
         self.restart = false;
+        self.held_friction.clear();
     }
 
     fn step(
@@ -578,6 +625,19 @@ impl Stepper for NsgaStepper {
                 if members.iter().all(|c| position_done(c)) {
                     continue;
                 }
+                // A large island (below) is corrected by the normal multipliers alone, from
+                // q̂ moved by its held contacts' friction forces as the last step found them.
+                let friction_fits = laws::assembly::stacked_rows(
+                    &members,
+                    &material,
+                    Laws {
+                        friction: true,
+                        resistance: false,
+                    },
+                ) <= laws::assembly::DENSE_ROWS;
+                let lagged = (pass == 0 && !friction_fits)
+                    .then(|| lagged_friction_displacement(system, &members, &self.held_friction, h))
+                    .flatten();
                 let correct = |friction: bool| -> Option<_> {
                     let which = Laws {
                         friction,
@@ -587,12 +647,10 @@ impl Stepper for NsgaStepper {
                     // With friction the problem rarely converged while a pile moved (the
                     // step fell back to the normal multipliers at five times the cost of the
                     // pile of 100's step), and a settled planar pile's could stall every
-                    // step (docs/benchmarks.md, 2026-12-03). So a settled pile still creeps
-                    // where friction holds a sphere against a wall or in a wedge.
-                    if friction
-                        && laws::assembly::stacked_rows(&members, &material, which)
-                            > laws::assembly::DENSE_ROWS
-                    {
+                    // step (docs/benchmarks.md, 2026-12-03). The friction forces'
+                    // displacement, lagged by one step, keeps a settled pile from creeping
+                    // instead (`lagged_friction_displacement`).
+                    if friction && !friction_fits {
                         return None;
                     }
                     let problem = assemble(system.mass(), &members, &material, which);
@@ -604,7 +662,10 @@ impl Stepper for NsgaStepper {
                     let large = problem.rows() > laws::assembly::DENSE_ROWS && pass == 0;
                     let mut guess = DVector::zeros(problem.rows());
                     for (c, b) in members.iter().zip(&problem.blocks) {
-                        u_free[b.offset] = c.gap;
+                        u_free[b.offset] = match &lagged {
+                            Some(u) => c.gap + c.normal_row.dot(u),
+                            None => c.gap,
+                        };
                         // Three levels: the correction starts from q̂ without the smooth normal
                         // forces' displacement δ; position-level friction must see the
                         // tangential motion relative to q̂, so it starts at −J_T δ.
@@ -687,6 +748,9 @@ impl Stepper for NsgaStepper {
                     }
                 }
                 problem.add_velocity_change(&solution.lambda, &mut correction);
+                if let Some(u) = &lagged {
+                    correction += u;
+                }
             }
             q_next = system.displace(&q_next, &correction);
             contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
@@ -772,6 +836,27 @@ impl Stepper for NsgaStepper {
             self.settings.impact_velocity,
         );
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
+        self.held_friction.clear();
+        for (s, (k, c)) in solved
+            .iter()
+            .flat_map(|s| s.contacts.iter().enumerate().map(move |kc| (s, kc)))
+        {
+            let b = &s.problem.blocks[k];
+            // Loaded as `report_contacts` classifies it: pushing, and no impact.
+            let p_n = s.solution.lambda[b.offset];
+            let impact = p_n > 0.0 && s.approach[k] < -self.settings.impact_velocity;
+            let loaded = !c.bilateral
+                && super::classify(impact, p_n / h, c.gap <= super::CLOSED_GAP)
+                    == super::ContactState::Loaded;
+            if loaded && b.tangents > 0 {
+                let mut p = [0.0; 2];
+                for (t, x) in p.iter_mut().enumerate().take(b.tangents) {
+                    *x = s.solution.lambda[b.offset + 1 + t];
+                }
+                self.held_friction.push((c.key, p));
+            }
+        }
+        self.held_friction.sort_unstable_by_key(|&(key, _)| key);
         // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
         if self.settings.three_levels && !system.has_beams() {
             let loaded: Vec<ContactKey> = report
