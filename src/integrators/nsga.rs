@@ -167,11 +167,21 @@ pub struct NsgaStepper {
     multipliers: BTreeMap<ContactKey, [ContactMultipliers; 2]>,
     /// The next step restarts from the consistent acceleration (a contact law changed).
     restart: bool,
-    /// The friction percussions P_T of the contacts loaded (closed, pushing, no impact) at
-    /// the end of the last step, by contact: a large island's position level applies their
-    /// displacement (h/2) M⁻¹ J_Tᵀ P_T (see [`lagged_friction_displacement`]).
-    /// Sorted by key, the buffer reused from step to step.
-    held_friction: Vec<(ContactKey, [f64; 2])>,
+    /// The friction, rolling and spinning percussions of the contacts loaded (closed,
+    /// pushing, no impact) at the end of the last step: a large island's position level
+    /// applies their displacement (see [`lagged_law_displacement`]). Sorted by key, the
+    /// buffer reused from step to step.
+    held: Vec<HeldPercussions>,
+}
+
+/// The percussions besides the normal one that held a contact in a step.
+#[derive(Debug, Clone, Copy)]
+struct HeldPercussions {
+    key: ContactKey,
+    /// Its block's rows after the normal: (tangents, rolling, spin).
+    rows: (usize, usize, usize),
+    /// Their multipliers, in that order.
+    values: [f64; 5],
 }
 
 /// Rounds of the predictor's active set (a contact leaving, a law starting to slide) before
@@ -190,7 +200,7 @@ impl NsgaStepper {
             contact_acceleration: None,
             multipliers: BTreeMap::new(),
             restart: false,
-            held_friction: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -239,9 +249,9 @@ impl NsgaStepper {
     }
 }
 
-/// The displacement (h/2) M⁻¹ J_Tᵀ P_T of the friction percussions P_T that the last step
-/// found at those of `members` it ended holding (`held`, sorted by key), or None when it
-/// held none.
+/// The displacement (h/2) M⁻¹ J_Tᵀ P_T of the percussions P_T besides the normal ones
+/// (friction, rolling and spinning resistance) that the last step found at those of
+/// `members` it ended holding (`held`, sorted by key), or None when it held none.
 ///
 /// A large island's position level corrects by the normal multipliers alone (position-level
 /// friction there does not converge at a bearable cost, docs/benchmarks.md). Its predictor
@@ -252,18 +262,24 @@ impl NsgaStepper {
 /// forces, J_NᵀP_N + J_TᵀP_T = −h f, so D + (h/2) M⁻¹J_TᵀP_T = −(h/2) M⁻¹J_NᵀP_N, which the
 /// normal correction undoes exactly: a settled pile stays where it is. While the pile moves
 /// this is the displacement its friction forces make within the step, lagged by one step.
-fn lagged_friction_displacement(
+/// (Rolling and spinning resistance hold a sphere's turn the same way.)
+fn lagged_law_displacement(
     system: &System,
     members: &[&Contact],
-    held: &[(ContactKey, [f64; 2])],
+    held: &[HeldPercussions],
     h: f64,
 ) -> Option<DVector<f64>> {
     let mut out: Option<DVector<f64>> = None;
     for c in members {
-        let Ok(i) = held.binary_search_by_key(&c.key, |&(key, _)| key) else {
+        let Ok(i) = held.binary_search_by_key(&c.key, |p| p.key) else {
             continue;
         };
-        for (row, &p) in c.tangent_rows.iter().zip(&held[i].1) {
+        let (tangents, rolling, spin) = held[i].rows;
+        let rows = c.tangent_rows[..tangents]
+            .iter()
+            .chain(&c.rolling_rows[..rolling])
+            .chain(c.spin_row.iter().take(spin));
+        for (row, &p) in rows.zip(&held[i].values) {
             if p != 0.0 {
                 let u = out.get_or_insert_with(|| DVector::zeros(system.dofs()));
                 system
@@ -334,7 +350,7 @@ impl Stepper for NsgaStepper {
         self.contact_acceleration = None;
         self.multipliers.clear();
         self.restart = false;
-        self.held_friction.clear();
+        self.held.clear();
     }
 
     fn step(
@@ -626,7 +642,8 @@ impl Stepper for NsgaStepper {
                     continue;
                 }
                 // A large island (below) is corrected by the normal multipliers alone, from
-                // q̂ moved by its held contacts' friction forces as the last step found them.
+                // q̂ moved by its held contacts' friction (and resistance) percussions as
+                // the last step found them.
                 let friction_fits = laws::assembly::stacked_rows(
                     &members,
                     &material,
@@ -636,7 +653,7 @@ impl Stepper for NsgaStepper {
                     },
                 ) <= laws::assembly::DENSE_ROWS;
                 let lagged = (pass == 0 && !friction_fits)
-                    .then(|| lagged_friction_displacement(system, &members, &self.held_friction, h))
+                    .then(|| lagged_law_displacement(system, &members, &self.held, h))
                     .flatten();
                 let correct = |friction: bool| -> Option<_> {
                     let which = Laws {
@@ -649,7 +666,7 @@ impl Stepper for NsgaStepper {
                     // pile of 100's step), and a settled planar pile's could stall every
                     // step (docs/benchmarks.md, 2026-12-03). The friction forces'
                     // displacement, lagged by one step, keeps a settled pile from creeping
-                    // instead (`lagged_friction_displacement`).
+                    // instead (`lagged_law_displacement`).
                     if friction && !friction_fits {
                         return None;
                     }
@@ -836,7 +853,7 @@ impl Stepper for NsgaStepper {
             self.settings.impact_velocity,
         );
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
-        self.held_friction.clear();
+        self.held.clear();
         for (s, (k, c)) in solved
             .iter()
             .flat_map(|s| s.contacts.iter().enumerate().map(move |kc| (s, kc)))
@@ -848,15 +865,20 @@ impl Stepper for NsgaStepper {
             let loaded = !c.bilateral
                 && super::classify(impact, p_n / h, c.gap <= super::CLOSED_GAP)
                     == super::ContactState::Loaded;
-            if loaded && b.tangents > 0 {
-                let mut p = [0.0; 2];
-                for (t, x) in p.iter_mut().enumerate().take(b.tangents) {
-                    *x = s.solution.lambda[b.offset + 1 + t];
-                }
-                self.held_friction.push((c.key, p));
+            let len = b.tangents + b.rolling + b.spin;
+            if loaded && len > 0 {
+                let mut values = [0.0; 5];
+                values[..len].copy_from_slice(
+                    &s.solution.lambda.as_slice()[b.offset + 1..b.offset + 1 + len],
+                );
+                self.held.push(HeldPercussions {
+                    key: c.key,
+                    rows: (b.tangents, b.rolling, b.spin),
+                    values,
+                });
             }
         }
-        self.held_friction.sort_unstable_by_key(|&(key, _)| key);
+        self.held.sort_unstable_by_key(|p| p.key);
         // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
         if self.settings.three_levels && !system.has_beams() {
             let loaded: Vec<ContactKey> = report
