@@ -376,6 +376,7 @@ impl Simulation {
         // A sleeping island within the margin of a moving body wakes before the step, and
         // its contacts (not looked for while it slept) are found.
         if self.sleep.wake_touched(&mut self.system, &start) {
+            self.stepper.wake();
             start = detect_contacts(&self.system, &self.system.q, self.settings.margin);
         }
         let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
@@ -1010,6 +1011,7 @@ impl Simulation {
         }
         // A push moves what it touches: everything wakes (contacts must be found again).
         if self.sleep.wake_all(&mut self.system) {
+            self.stepper.wake();
             self.detected = None;
             self.generation += 1;
         }

@@ -5,7 +5,8 @@
 //! seconds is at rest. The bodies linked by contacts (within the margin) form islands, and an
 //! island whose bodies are all at rest falls asleep together: velocities set to zero,
 //! no forces, positions held bit for bit, no contact looked for between two sleeping (or
-//! fixed) bodies, and the stepper's own state for them cleared ([`Stepper::freeze`]). Before
+//! fixed) bodies, and the stepper's own state for them cleared ([`Stepper::freeze`]; it is
+//! told when they wake, [`Stepper::wake`]). Before
 //! every step, a sleeping island within the margin of an awake moving body wakes whole; a
 //! sleeping body that was given a velocity anyway (a contact found only at a stepper's
 //! predicted positions) wakes after the step. Everything is decided in body order from the
@@ -13,6 +14,7 @@
 //! applied loads or pushes never sleeps.
 //!
 //! [`Stepper::freeze`]: crate::integrators::Stepper::freeze
+//! [`Stepper::wake`]: crate::integrators::Stepper::wake
 
 use crate::contact::Contact;
 use crate::integrators::Stepper;
@@ -113,7 +115,11 @@ impl Sleep {
             return false;
         }
         if !system.forces.is_empty() || !system.pushes.is_empty() {
-            return self.wake_all(system);
+            let woke = self.wake_all(system);
+            if woke {
+                stepper.wake();
+            }
+            return woke;
         }
         let n = system.bodies.len();
         let mut changed = false;
@@ -125,6 +131,9 @@ impl Sleep {
                 self.wake_group(system, g);
                 changed = true;
             }
+        }
+        if changed {
+            stepper.wake();
         }
         // Rest time of the awake moving bodies.
         for i in 0..n {

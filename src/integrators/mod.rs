@@ -319,6 +319,9 @@ pub trait Stepper: Send {
     /// Clears whatever the stepper carries for the given velocity ranges (bodies falling
     /// asleep, whose velocity is now zero; see [`crate::sleep`]).
     fn freeze(&mut self, _dofs: &[std::ops::Range<usize>]) {}
+    /// Sleeping bodies woke (their forces act again): a stepper that carries a recursion
+    /// over steps restarts it from the present state.
+    fn wake(&mut self) {}
     /// Energy stored in the contact law (penalty springs), J.
     fn contact_energy(&self, _contacts: &[Contact], _settings: &ContactSettings) -> f64 {
         0.0

@@ -342,6 +342,13 @@ impl Stepper for NsgaStepper {
         }
     }
 
+    /// The woken bodies' accelerations were zeroed when they fell asleep (they had no
+    /// forces): the next step starts from the consistent acceleration, as after a change of
+    /// a contact law, and their held percussions, kept while they slept, hold them as before.
+    fn wake(&mut self) {
+        self.restart = true;
+    }
+
     fn reset(&mut self) {
         self.acceleration = None;
         self.warm.clear();
@@ -853,7 +860,11 @@ impl Stepper for NsgaStepper {
             self.settings.impact_velocity,
         );
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
-        self.held.clear();
+        // A sleeping island is not solved: its contacts keep what held them when it fell
+        // asleep, for the step that wakes it.
+        let asleep = |body: usize| system.asleep.get(body).copied().unwrap_or(false);
+        self.held
+            .retain(|p| asleep(p.key.first) || asleep(p.key.second));
         for (s, (k, c)) in solved
             .iter()
             .flat_map(|s| s.contacts.iter().enumerate().map(move |kc| (s, kc)))
