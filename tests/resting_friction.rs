@@ -13,8 +13,10 @@
 //!
 //! An island of more than 60 rows (a pile; here a row of seven wedges, 99 rows) is corrected
 //! by the normal multipliers alone, which can put back only a displacement along the
-//! normals: it slid apart by the sag's tangential part every step (2.2 mm in 1 s, with 436 of 1000 steps unconverged) until
-//! the position level also applied the friction forces of the last step.
+//! normals: it slid apart by the sag's tangential part every step (2.2 mm in 1 s, with 436
+//! of 1000 steps unconverged) until the position level also applied the friction, rolling
+//! and spinning percussions of the last step. The same holds a row woken from sleep, and
+//! makes a sliding row exact but for its first step.
 
 use contactlab::Simulation;
 use contactlab::integrators::StepSolver;

@@ -25,8 +25,8 @@
 //!    undoes the sag of its bodies along it (a sphere held against a wall does not creep down
 //!    it), a sliding one keeps h²/2 (a_T − μ a_N) of it. A large island (a pile) is
 //!    corrected by the normal multipliers alone, from q̂ moved by the displacement
-//!    (h/2) M⁻¹J_TᵀP_T of the friction percussions that held its contacts in the last step,
-//!    so that a settled pile does not creep.
+//!    (h/2) M⁻¹J_TᵀP_T of the friction (and rolling and spinning) percussions that held its
+//!    contacts in the last step, so that a settled pile does not creep.
 //! 3. Velocity level: v_{n+1} = v̂ + M⁻¹ Gᵀ Λ over the contacts closed at q_{n+1} (gap within
 //!    `closed_gap`, or loaded by step 2 and closed by its linearised gap: the nonlinear gap
 //!    may end a hair open, and such a contact is closed all the same), with
@@ -48,7 +48,9 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::law_contacts::{ImpulseSettings, report_contacts, report_joints, solve_impulses};
+use super::law_contacts::{
+    ImpulseSettings, SolvedImpulses, report_contacts, report_joints, solve_impulses,
+};
 use super::smooth_contacts::{ContactMultipliers, Persistent, SmoothContacts};
 use super::smooth_joints::JointConstraints;
 use super::{ContactSettings, StepReport, Stepped, Stepper};
@@ -202,6 +204,39 @@ impl NsgaStepper {
             restart: false,
             held: Vec::new(),
         }
+    }
+
+    /// Keeps, sorted by key, the percussions besides the normal ones of every contact the
+    /// velocity level `solved` ended loaded (as `report_contacts` classifies it: pushing, no
+    /// impact), for the next step's large-island position level
+    /// ([`lagged_law_displacement`]). A sleeping island is not solved: its contacts keep
+    /// what held them when it fell asleep, for the step that wakes it.
+    fn remember_held_percussions(&mut self, system: &System, solved: &[SolvedImpulses], h: f64) {
+        let asleep = |body: usize| system.asleep.get(body).copied().unwrap_or(false);
+        self.held
+            .retain(|p| asleep(p.key.first) || asleep(p.key.second));
+        for s in solved {
+            for (k, (c, b)) in s.contacts.iter().zip(&s.problem.blocks).enumerate() {
+                let p_n = s.solution.lambda[b.offset];
+                let impact = p_n > 0.0 && s.approach[k] < -self.settings.impact_velocity;
+                let loaded = !c.bilateral
+                    && super::classify(impact, p_n / h, c.gap <= super::CLOSED_GAP)
+                        == super::ContactState::Loaded;
+                let len = b.tangents + b.rolling + b.spin;
+                if loaded && len > 0 {
+                    let mut values = [0.0; 5];
+                    values[..len].copy_from_slice(
+                        &s.solution.lambda.as_slice()[b.offset + 1..b.offset + 1 + len],
+                    );
+                    self.held.push(HeldPercussions {
+                        key: c.key,
+                        rows: (b.tangents, b.rolling, b.spin),
+                        values,
+                    });
+                }
+            }
+        }
+        self.held.sort_unstable_by_key(|p| p.key);
     }
 
     /// The acceleration ä = M⁻¹(f + Dᵀλ) at the system's state with the joints (when
@@ -860,36 +895,7 @@ impl Stepper for NsgaStepper {
             self.settings.impact_velocity,
         );
         report.joints = report_joints(&contacts, &solved, &system.v, h, &smooth_reactions);
-        // A sleeping island is not solved: its contacts keep what held them when it fell
-        // asleep, for the step that wakes it.
-        let asleep = |body: usize| system.asleep.get(body).copied().unwrap_or(false);
-        self.held
-            .retain(|p| asleep(p.key.first) || asleep(p.key.second));
-        for (s, (k, c)) in solved
-            .iter()
-            .flat_map(|s| s.contacts.iter().enumerate().map(move |kc| (s, kc)))
-        {
-            let b = &s.problem.blocks[k];
-            // Loaded as `report_contacts` classifies it: pushing, and no impact.
-            let p_n = s.solution.lambda[b.offset];
-            let impact = p_n > 0.0 && s.approach[k] < -self.settings.impact_velocity;
-            let loaded = !c.bilateral
-                && super::classify(impact, p_n / h, c.gap <= super::CLOSED_GAP)
-                    == super::ContactState::Loaded;
-            let len = b.tangents + b.rolling + b.spin;
-            if loaded && len > 0 {
-                let mut values = [0.0; 5];
-                values[..len].copy_from_slice(
-                    &s.solution.lambda.as_slice()[b.offset + 1..b.offset + 1 + len],
-                );
-                self.held.push(HeldPercussions {
-                    key: c.key,
-                    rows: (b.tangents, b.rolling, b.spin),
-                    values,
-                });
-            }
-        }
-        self.held.sort_unstable_by_key(|p| p.key);
+        self.remember_held_percussions(system, &solved, h);
         // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
         if self.settings.three_levels && !system.has_beams() {
             let loaded: Vec<ContactKey> = report
