@@ -57,51 +57,108 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Restarted GMRES for J δ = b, J applied by `apply(v, out)`; returns δ and its inner
+/// The buffers of [`solve`] and of its GMRES, kept by the caller between calls: once sized
+/// to the problem, the Newton and Krylov iterations allocate nothing.
+#[derive(Debug, Clone, Default)]
+pub struct KrylovWorkspace {
+    residual: Vec<f64>,
+    trial: Vec<f64>,
+    trial_residual: Vec<f64>,
+    preconditioned: Vec<f64>,
+    minus_residual: Vec<f64>,
+    y: Vec<f64>,
+    step: Vec<f64>,
+    gmres: GmresWorkspace,
+}
+
+/// GMRES's vectors: the Krylov basis (restart + 1 vectors of n, end to end), the
+/// Hessenberg columns, the Givens rotations and the rotated right-hand side.
+#[derive(Debug, Clone, Default)]
+struct GmresWorkspace {
+    r: Vec<f64>,
+    av: Vec<f64>,
+    w: Vec<f64>,
+    basis: Vec<f64>,
+    /// Column k (length k + 2) at k·(restart + 1).
+    hessenberg: Vec<f64>,
+    cs: Vec<f64>,
+    sn: Vec<f64>,
+    g: Vec<f64>,
+    coefficients: Vec<f64>,
+}
+
+/// Sets `v` to n zeros, reusing its allocation.
+fn zeroed(v: &mut Vec<f64>, n: usize) {
+    v.clear();
+    v.resize(n, 0.0);
+}
+
+/// Restarted GMRES for J δ = b, J applied by `apply(v, out)`; δ into `x`, returns its inner
 /// iterations.
 fn gmres(
-    n: usize,
     b: &[f64],
     mut apply: impl FnMut(&[f64], &mut [f64]),
     options: &KrylovOptions,
-) -> (Vec<f64>, usize) {
-    let mut x = vec![0.0; n];
+    x: &mut Vec<f64>,
+    work: &mut GmresWorkspace,
+) -> usize {
+    let n = b.len();
+    zeroed(x, n);
     let target = options.forcing * norm(b);
     let m = options.restart.max(1);
+    let stride = m + 1;
     let mut iterations = 0;
-    let mut r = b.to_vec();
-    let mut av = vec![0.0; n];
+    let GmresWorkspace {
+        r,
+        av,
+        w,
+        basis,
+        hessenberg,
+        cs,
+        sn,
+        g,
+        coefficients,
+    } = work;
+    r.clear();
+    r.extend_from_slice(b);
+    zeroed(av, n);
+    zeroed(basis, (m + 1) * n);
+    zeroed(hessenberg, m * stride);
     while iterations < options.max_inner {
         // r = b − J x.
         if iterations > 0 {
-            apply(&x, &mut av);
+            apply(x, av);
             for i in 0..n {
                 r[i] = b[i] - av[i];
             }
         }
-        let beta = norm(&r);
+        let beta = norm(r);
         if beta <= target || beta == 0.0 {
             break;
         }
-        let mut basis: Vec<Vec<f64>> = vec![r.iter().map(|v| v / beta).collect()];
-        // Hessenberg columns, Givens rotations and the rotated right-hand side.
-        let mut h: Vec<Vec<f64>> = Vec::new();
-        let (mut cs, mut sn): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
-        let mut g = vec![beta];
+        for (v, ri) in basis[..n].iter_mut().zip(r.iter()) {
+            *v = ri / beta;
+        }
+        cs.clear();
+        sn.clear();
+        g.clear();
+        g.push(beta);
         let mut k = 0;
         while k < m && iterations < options.max_inner {
             iterations += 1;
-            let mut w = vec![0.0; n];
-            apply(&basis[k], &mut w);
-            let mut col = vec![0.0; k + 2];
-            for (j, vj) in basis.iter().enumerate() {
-                let hj = dot(&w, vj);
+            zeroed(w, n);
+            apply(&basis[k * n..(k + 1) * n], w);
+            let col = &mut hessenberg[k * stride..k * stride + k + 2];
+            col.fill(0.0);
+            for j in 0..=k {
+                let vj = &basis[j * n..(j + 1) * n];
+                let hj = dot(w, vj);
                 col[j] = hj;
                 for i in 0..n {
                     w[i] -= hj * vj[i];
                 }
             }
-            let wn = norm(&w);
+            let wn = norm(w);
             col[k + 1] = wn;
             for j in 0..k {
                 let t = cs[j] * col[j] + sn[j] * col[j + 1];
@@ -120,32 +177,35 @@ fn gmres(
             sn.push(s);
             g.push(-s * g[k]);
             g[k] *= c;
-            h.push(col);
             k += 1;
             if g[k].abs() <= target || wn == 0.0 {
                 break;
             }
-            basis.push(w.iter().map(|v| v / wn).collect());
+            for (v, wi) in basis[k * n..(k + 1) * n].iter_mut().zip(w.iter()) {
+                *v = wi / wn;
+            }
         }
         // Back substitution for the subspace coefficients, then x += V y.
-        let mut y = vec![0.0; k];
+        zeroed(coefficients, k);
         for i in (0..k).rev() {
             let mut s = g[i];
             for j in i + 1..k {
-                s -= h[j][i] * y[j];
+                s -= hessenberg[j * stride + i] * coefficients[j];
             }
-            y[i] = if h[i][i] != 0.0 { s / h[i][i] } else { 0.0 };
+            let diagonal = hessenberg[i * stride + i];
+            coefficients[i] = if diagonal != 0.0 { s / diagonal } else { 0.0 };
         }
-        for (j, yj) in y.iter().enumerate() {
+        for (j, yj) in coefficients.iter().enumerate() {
+            let vj = &basis[j * n..(j + 1) * n];
             for i in 0..n {
-                x[i] += yj * basis[j][i];
+                x[i] += yj * vj[i];
             }
         }
         if g[k].abs() <= target {
             break;
         }
     }
-    (x, iterations)
+    iterations
 }
 
 /// What [`solve`] did.
@@ -159,62 +219,80 @@ pub struct KrylovOutcome {
     pub converged: bool,
 }
 
-/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(x, R)`
-/// gives the linear model at x (R lets the caller shift it, as Levenberg–Marquardt does),
-/// `done(x, R)` is the caller's stopping rule. `x` ends at the best point found (the line
-/// search never increases ‖R‖).
+/// Newton–Krylov on R(x) = 0 from `x`: `residual(x, out)` evaluates R, `linearize(model,
+/// x, R)` makes `model` the linear model at x (R lets the caller shift it, as
+/// Levenberg–Marquardt does), `done(x, R)` is the caller's stopping rule. `x` ends at the
+/// best point found (the line search never increases ‖R‖). The model and `work` are the
+/// caller's, reused from call to call.
 pub fn solve<L: Linearized>(
     x: &mut [f64],
     mut residual: impl FnMut(&[f64], &mut [f64]),
-    mut linearize: impl FnMut(&[f64], &[f64]) -> L,
+    model: &mut L,
+    mut linearize: impl FnMut(&mut L, &[f64], &[f64]),
     mut done: impl FnMut(&[f64], &[f64]) -> bool,
     options: &KrylovOptions,
+    work: &mut KrylovWorkspace,
 ) -> KrylovOutcome {
     let n = x.len();
-    let mut r = vec![0.0; n];
-    residual(x, &mut r);
+    let KrylovWorkspace {
+        residual: r,
+        trial,
+        trial_residual: rt,
+        preconditioned: z,
+        minus_residual: minus_r,
+        y,
+        step,
+        gmres: gmres_work,
+    } = work;
+    zeroed(r, n);
+    residual(x, r);
     let mut outcome = KrylovOutcome {
         newton: 0,
         inner: 0,
-        converged: done(x, &r),
+        converged: done(x, r),
     };
-    let (mut trial, mut rt, mut z) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    zeroed(trial, n);
+    zeroed(rt, n);
+    zeroed(z, n);
+    zeroed(step, n);
     // Forcing term (Eisenstat & Walker's choice 2): the options' η on the first step, then
     // 0.9 (‖R_k‖/‖R_{k−1}‖)², no larger than η, so the linear solves tighten as Newton
     // converges and the convergence is superlinear rather than linear at rate η.
     let mut forcing = options.forcing;
-    let mut previous = norm(&r);
+    let mut previous = norm(r);
     while !outcome.converged && outcome.newton < options.max_newton {
         outcome.newton += 1;
         let inner_options = KrylovOptions {
             forcing,
             ..*options
         };
-        let minus_r: Vec<f64> = r.iter().map(|v| -v).collect();
-        let mut model = linearize(x, &r);
+        minus_r.clear();
+        minus_r.extend(r.iter().map(|v| -v));
+        linearize(model, x, r);
         // Right preconditioning: GMRES on J P⁻¹, then δ = P⁻¹ y.
-        let (y, inner) = gmres(
-            n,
-            &minus_r,
+        let inner = gmres(
+            minus_r,
             |v, out| {
-                model.precondition(v, &mut z);
-                model.apply(&z, out);
+                model.precondition(v, z);
+                model.apply(z, out);
             },
             &inner_options,
+            y,
+            gmres_work,
         );
-        let mut step = vec![0.0; n];
-        model.precondition(&y, &mut step);
+        step.fill(0.0);
+        model.precondition(y, step);
         outcome.inner += inner;
         // Backtracking on ‖R‖.
-        let current = norm(&r);
+        let current = norm(r);
         let mut t = 1.0;
         let mut accepted = false;
         while t >= 1e-4 {
             for i in 0..n {
                 trial[i] = x[i] + t * step[i];
             }
-            residual(&trial, &mut rt);
-            if norm(&rt) < (1.0 - 1e-4 * t) * current {
+            residual(trial, rt);
+            if norm(rt) < (1.0 - 1e-4 * t) * current {
                 accepted = true;
                 break;
             }
@@ -223,13 +301,13 @@ pub fn solve<L: Linearized>(
         if !accepted {
             break;
         }
-        x.copy_from_slice(&trial);
-        r.copy_from_slice(&rt);
-        let now = norm(&r);
+        x.copy_from_slice(trial);
+        r.copy_from_slice(rt);
+        let now = norm(r);
         let ratio = if previous > 0.0 { now / previous } else { 0.0 };
         forcing = (0.9 * ratio * ratio).clamp(1e-14, options.forcing);
         previous = now;
-        outcome.converged = done(x, &r);
+        outcome.converged = done(x, r);
     }
     outcome
 }
@@ -248,16 +326,20 @@ mod tests {
     }
 
     impl<F: FnMut(&[f64], &mut [f64])> Differences<F> {
-        /// The difference model of `residual` at `x`.
-        pub fn new(mut residual: F, x: &[f64]) -> Self {
-            let mut base = vec![0.0; x.len()];
-            residual(x, &mut base);
+        /// A difference model of `residual` for n unknowns (linearised by `at`).
+        pub fn new(residual: F, n: usize) -> Self {
             Self {
                 residual,
-                x: x.to_vec(),
-                base,
-                shifted: vec![0.0; x.len()],
+                x: vec![0.0; n],
+                base: vec![0.0; n],
+                shifted: vec![0.0; n],
             }
+        }
+
+        /// Linearises at `x`.
+        pub fn at(&mut self, x: &[f64]) {
+            self.x.copy_from_slice(x);
+            (self.residual)(x, &mut self.base);
         }
     }
 
@@ -298,12 +380,33 @@ mod tests {
             }
         };
         let mut x = vec![0.0; n];
+        let mut work = KrylovWorkspace::default();
         let outcome = solve(
             &mut x,
             f,
-            |x: &[f64], _: &[f64]| Differences::new(f, x),
+            &mut Differences::new(f, n),
+            |model, x, _| model.at(x),
             |_, r| r.iter().all(|v| v.abs() < 1e-12),
             &KrylovOptions::default(),
+            &mut work,
+        );
+        // Again from the start with the same workspace: the same answer, bit for bit.
+        let first = x.clone();
+        x.fill(0.0);
+        let again = solve(
+            &mut x,
+            f,
+            &mut Differences::new(f, n),
+            |model, x, _| model.at(x),
+            |_, r| r.iter().all(|v| v.abs() < 1e-12),
+            &KrylovOptions::default(),
+            &mut work,
+        );
+        assert_eq!(again, outcome);
+        assert!(
+            x.iter()
+                .zip(&first)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
         );
         assert!(outcome.converged, "{outcome:?}");
         for (a, b) in x.iter().zip(&target) {
@@ -327,7 +430,8 @@ mod tests {
             forcing: 1e-12,
             ..Default::default()
         };
-        let (x, _) = gmres(n, &b, apply, &options);
+        let mut x = Vec::new();
+        gmres(&b, apply, &options, &mut x, &mut GmresWorkspace::default());
         let mut ax = vec![0.0; n];
         apply(&x, &mut ax);
         for i in 0..n {

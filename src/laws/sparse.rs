@@ -35,7 +35,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::newton_krylov::KrylovOptions;
+use super::newton_krylov::{KrylovOptions, KrylovWorkspace};
 use super::projection::clamp_to_ball;
 use super::round_contact::RoundContact;
 use super::sparse_jacobian::LawJacobian;
@@ -305,6 +305,8 @@ pub fn solve(
     let (mut wl, mut ul) = (vec![0.0; w.len()], vec![0.0; n]);
     let mut scratch_cases = cases.clone();
     let mut x = vec![0.0; n];
+    let mut model = LawJacobian::new(blocks, &locals, (rows, inv), w.len());
+    let mut krylov = KrylovWorkspace::default();
     while residual > options.tolerance && sweeps < max_sweeps {
         // A round of sweeps: until the tolerance, the round's length, or the cap.
         let round_end = (sweeps + ROUND_SWEEPS).min(max_sweeps);
@@ -358,14 +360,14 @@ pub fn solve(
                     velocity_change(inv, x, &mut wx);
                     evaluate(x, &wx, &mut ux, out, &mut scratch_cases);
                 },
-                |x, r| {
+                &mut model,
+                |model, x, r| {
                     velocity_change(inv, x, &mut wl);
                     for i in 0..n {
                         ul[i] = u_free[i] + rows[i].dot_slice(&wl);
                     }
                     let relative = r.iter().fold(0.0f64, |m, v| m.max(v.abs())) / scale_of(x);
-                    let shift = sparse.levenberg * relative;
-                    LawJacobian::new(blocks, &locals, (rows, inv), x, &ul, wl.len(), shift)
+                    model.linearize(x, &ul, sparse.levenberg * relative);
                 },
                 // A tenth of the tolerance: the answer is projected onto the laws after.
                 |x, r| {
@@ -373,6 +375,7 @@ pub fn solve(
                         <= 0.1 * options.tolerance * scale_of(x)
                 },
                 &sparse.round,
+                &mut krylov,
             );
             iterations += outcome.inner + outcome.newton;
             // Newton's iterate leaves the laws' sets by rounding only; back onto them, and

@@ -136,19 +136,33 @@ pub(super) struct LawJacobian<'a> {
 }
 
 impl<'a> LawJacobian<'a> {
-    /// Linearises at λ, whose relative velocities are `u`.
+    /// The model's storage for these blocks and rows (linearised by [`Self::linearize`]).
     pub(super) fn new(
         blocks: &'a [LawBlock],
         locals: &'a [LocalBlock],
         (rows, inverse_mass_rows): (&'a [JacobianRow], &'a [JacobianRow]),
-        lambda: &[f64],
-        u: &[f64],
         dofs: usize,
-        shift: f64,
     ) -> Self {
-        let mut derivatives = Vec::with_capacity(blocks.len());
-        let mut block_inverses = Vec::with_capacity(blocks.len());
-        for (b, local) in blocks.iter().zip(locals) {
+        Self {
+            blocks,
+            locals,
+            rows,
+            inverse_mass_rows,
+            derivatives: Vec::with_capacity(blocks.len()),
+            block_inverses: Vec::with_capacity(blocks.len()),
+            dw: vec![0.0; dofs],
+            dsigma: vec![0.0; rows.len()],
+            shift: 0.0,
+        }
+    }
+
+    /// Linearises at λ, whose relative velocities are `u`, with the Levenberg–Marquardt
+    /// shift θ (the model J + θ I), reusing the storage.
+    pub(super) fn linearize(&mut self, lambda: &[f64], u: &[f64], shift: f64) {
+        self.derivatives.clear();
+        self.block_inverses.clear();
+        self.shift = shift;
+        for (b, local) in self.blocks.iter().zip(self.locals) {
             let o = b.offset;
             let sigma = |k: usize| lambda[o + k] - local.r[k] * u[o + k];
             let (p_n, normal_active) = b.project_normal(sigma(0));
@@ -193,19 +207,9 @@ impl<'a> LawJacobian<'a> {
                 }
                 jcc[j * len + j] += shift;
             }
-            block_inverses.push(invert_small(&mut jcc, len).then_some(jcc));
-            derivatives.push(d);
-        }
-        Self {
-            blocks,
-            locals,
-            rows,
-            inverse_mass_rows,
-            derivatives,
-            block_inverses,
-            dw: vec![0.0; dofs],
-            dsigma: vec![0.0; lambda.len()],
-            shift,
+            self.block_inverses
+                .push(invert_small(&mut jcc, len).then_some(jcc));
+            self.derivatives.push(d);
         }
     }
 }
@@ -397,11 +401,9 @@ mod tests {
                 &blocks,
                 &locals,
                 (delassus.rows(), delassus.inverse_mass_rows()),
-                &lambda,
-                &u,
                 12,
-                0.0,
             );
+            jacobian.linearize(&lambda, &u, 0.0);
             let mut jv = vec![0.0; 9];
             jacobian.apply(&v, &mut jv);
             let eps = 1e-7;
@@ -448,15 +450,14 @@ mod tests {
             ],
         );
         let model = |shift| {
-            LawJacobian::new(
+            let mut model = LawJacobian::new(
                 one,
                 &locals,
                 (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]),
-                &lambda,
-                &u[..3],
                 12,
-                shift,
-            )
+            );
+            model.linearize(&lambda, &u[..3], shift);
+            model
         };
         let v = [0.3, -0.7, 0.2];
         let (mut p, mut jp, mut plain) = ([0.0; 3], [0.0; 3], [0.0; 3]);
