@@ -115,19 +115,28 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
         [c.x.floor() as i64, c.y.floor() as i64, c.z.floor() as i64]
     };
     let levels: Vec<u32> = bounded.iter().map(|&i| level_of(i)).collect();
-    let mut cells: FxHashMap<(u32, [i64; 3]), Vec<usize>> =
-        FxHashMap::with_capacity_and_hasher(bounded.len(), Default::default());
+    // The bodies sorted by (level, cell), so that each occupied cell is one run of them
+    // (members ascending), and the map from a cell to its run: two allocations, not one
+    // per cell.
+    let mut sorted: Vec<((u32, [i64; 3]), usize)> = bounded
+        .iter()
+        .zip(&levels)
+        .map(|(&i, &level)| ((level, cell_at(bodies[i].centre, level)), i))
+        .collect();
+    sorted.sort_unstable();
+    let mut cells: FxHashMap<(u32, [i64; 3]), (usize, usize)> =
+        FxHashMap::with_capacity_and_hasher(sorted.len(), Default::default());
     let mut occupied: Vec<u32> = Vec::new();
-    for (&i, &level) in bounded.iter().zip(&levels) {
-        cells
-            .entry((level, cell_at(bodies[i].centre, level)))
-            .or_default()
-            .push(i);
-        if !occupied.contains(&level) {
-            occupied.push(level);
+    let mut start = 0;
+    while start < sorted.len() {
+        let key = sorted[start].0;
+        let end = start + sorted[start..].partition_point(|entry| entry.0 == key);
+        cells.insert(key, (start, end));
+        if occupied.last() != Some(&key.0) {
+            occupied.push(key.0);
         }
+        start = end;
     }
-    occupied.sort_unstable();
     // Each body looks in the 27 cells about its centre on its own level and every level
     // above: a body j on level b ≥ level(i) whose cube meets i's has |cᵢ − cⱼ| ≤ eᵢ + eⱼ ≤ s_b
     // per axis, so its cell is a neighbour of the one holding cᵢ. A pair on one level is taken
@@ -143,10 +152,10 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
                             y.saturating_add(dy),
                             z.saturating_add(dz),
                         ];
-                        let Some(members) = cells.get(&(other, key)) else {
+                        let Some(&(first, end)) = cells.get(&(other, key)) else {
                             continue;
                         };
-                        for &j in members {
+                        for &(_, j) in &sorted[first..end] {
                             let once = other > level || j < i;
                             if once && cubes_overlap(i, j) {
                                 keep(i, j);
