@@ -8,7 +8,9 @@
 //! ```
 //!
 //! a problem of at most six multipliers (normal, two tangents, two rolling, spinning) that is
-//! solved exactly by semismooth Newton (with the polyhedral LCP by Lemke as its fallback);
+//! solved exactly: in closed form for a round contact (a sphere or disk on a sphere, disk or
+//! plane, `round_contact.rs`, as the block-sparse solver does), otherwise by semismooth
+//! Newton (with the polyhedral LCP by Lemke as its fallback);
 //! then u is updated by the columns W[:, c] (λ_c' − λ_c). The sweeps stop on the residual of
 //! the *whole* problem (the same relative measure as Newton's), never on the size of the last
 //! update. NSGS needs no factorization of W, so redundant contacts (the four corners of a box
@@ -17,6 +19,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::round_contact::RoundContact;
 use super::{LawBlock, LawMethod, LawSolution, NewtonOptions};
 
 /// Most sweeps one NSGS solve makes.
@@ -39,26 +42,57 @@ pub fn solve(
     let mut u = u_free + w * &lambda;
     let mut iterations = 0;
     let mut best = super::assess(w, u_free, blocks, &lambda, options);
-    for _ in 0..MAX_SWEEPS {
-        for b in blocks {
-            let len = 1 + b.tangents + b.rolling + b.spin;
-            let range = b.offset..b.offset + len;
-            let own = w.view((b.offset, b.offset), (len, len)).into_owned();
-            let current = DVector::from_fn(len, |k, _| lambda[b.offset + k]);
-            let local_u = DVector::from_fn(len, |k, _| u[b.offset + k]);
-            let local_free = &local_u - &own * &current;
-            let local_block = LawBlock { offset: 0, ..*b };
-            let local = super::solve_local(&own, &local_free, &local_block, &current, options);
-            iterations += local.iterations;
-            let change = &local.lambda - &current;
-            if change.iter().all(|x| *x == 0.0) {
-                continue;
-            }
-            for (k, row) in range.clone().enumerate() {
-                if change[k] != 0.0 {
-                    u += w.column(row) * change[k];
+    // Each contact's own block W_cc (row-major) and, for a round contact, its closed-form
+    // solve (`round_contact.rs`); other blocks go to the small semismooth Newton.
+    let own_blocks: Vec<([f64; 36], Option<RoundContact>)> = blocks
+        .iter()
+        .map(|b| {
+            let len = super::sparse::block_len(b);
+            let mut own = [0.0; 36];
+            for i in 0..len {
+                for j in 0..len {
+                    own[i * len + j] = w[(b.offset + i, b.offset + j)];
                 }
-                lambda[row] = local.lambda[k];
+            }
+            let round = RoundContact::of(&own[..len * len], b);
+            (own, round)
+        })
+        .collect();
+    for _ in 0..MAX_SWEEPS {
+        for (b, (own, round)) in blocks.iter().zip(&own_blocks) {
+            let len = super::sparse::block_len(b);
+            let range = b.offset..b.offset + len;
+            // Local free quantities f = u_c − W_cc λ_c, and the block's new λ_c.
+            let mut free = [0.0; 6];
+            for i in 0..len {
+                free[i] = u[b.offset + i]
+                    - (0..len)
+                        .map(|j| own[i * len + j] * lambda[b.offset + j])
+                        .sum::<f64>();
+            }
+            let mut next = [0.0; 6];
+            match round {
+                Some(round) => {
+                    round.solve(b, &free[..len], &mut next[..len]);
+                    iterations += 1;
+                }
+                None => {
+                    let own = DMatrix::from_row_slice(len, len, &own[..len * len]);
+                    let current = DVector::from_fn(len, |k, _| lambda[b.offset + k]);
+                    let local_free = DVector::from_column_slice(&free[..len]);
+                    let local_block = LawBlock { offset: 0, ..*b };
+                    let local =
+                        super::solve_local(&own, &local_free, &local_block, &current, options);
+                    iterations += local.iterations;
+                    next[..len].copy_from_slice(local.lambda.as_slice());
+                }
+            }
+            for (k, row) in range.enumerate() {
+                let change = next[k] - lambda[row];
+                if change != 0.0 {
+                    u += w.column(row) * change;
+                }
+                lambda[row] = next[k];
             }
         }
         iterations += 1;
