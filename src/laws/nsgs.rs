@@ -90,7 +90,8 @@ pub fn solve(
             for (k, row) in range.enumerate() {
                 let change = next[k] - lambda[row];
                 if change != 0.0 {
-                    u += w.column(row) * change;
+                    // u += W[:, row] · change, in place.
+                    u.axpy(change, &w.column(row), 1.0);
                 }
                 lambda[row] = next[k];
             }
