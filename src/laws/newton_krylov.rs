@@ -93,6 +93,13 @@ fn zeroed(v: &mut Vec<f64>, n: usize) {
     v.resize(n, 0.0);
 }
 
+/// Makes `v` at least n long, keeping what it holds.
+fn grown(v: &mut Vec<f64>, n: usize) {
+    if v.len() < n {
+        v.resize(n, 0.0);
+    }
+}
+
 /// Restarted GMRES for J δ = b, J applied by `apply(v, out)`; δ into `x`, returns its inner
 /// iterations.
 fn gmres(
@@ -122,8 +129,10 @@ fn gmres(
     r.clear();
     r.extend_from_slice(b);
     zeroed(av, n);
-    zeroed(basis, (m + 1) * n);
-    zeroed(hessenberg, m * stride);
+    // Every basis vector and Hessenberg column is written before it is read, so these only
+    // grow: no clearing of (restart + 1)·n entries per Newton step.
+    grown(basis, (m + 1) * n);
+    grown(hessenberg, m * stride);
     while iterations < options.max_inner {
         // r = b − J x.
         if iterations > 0 {
