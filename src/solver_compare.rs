@@ -10,6 +10,7 @@
 use std::time::Instant;
 
 use contactlab::Simulation;
+use contactlab::laws::LawSolver;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
 use contactlab::laws::sparse::{LEVENBERG, ROUND_NEWTON, SparseOptions};
@@ -23,13 +24,31 @@ struct Tally {
     worst_residual: f64,
 }
 
-/// Solves every problem with the given Levenberg–Marquardt factor and round settings;
-/// `list` prints one CSV line per problem on stderr.
-fn tally(
-    problems: &[SparseProblem],
-    (levenberg, round): (f64, KrylovOptions),
-    list: bool,
-) -> Tally {
+/// One way to solve the recorded problems.
+#[derive(Clone, Copy)]
+enum Setting {
+    /// The block-sparse solver with this Levenberg–Marquardt factor and these rounds.
+    Sparse(f64, KrylovOptions),
+    /// W formed and solved densely (the small islands' solver): a reference.
+    Dense(LawSolver),
+}
+
+impl Setting {
+    /// The first two columns of its line in the table.
+    fn columns(self) -> String {
+        match self {
+            Self::Sparse(levenberg, round) => format!(
+                "{levenberg} | {}/{}/{}",
+                round.max_newton, round.max_inner, round.restart
+            ),
+            Self::Dense(solver) => format!("dense {solver:?} | —"),
+        }
+    }
+}
+
+/// Solves every problem with the given setting; `list` prints one CSV line per problem on
+/// stderr.
+fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     let mut t = Tally {
         converged: 0,
         seconds: 0.0,
@@ -38,13 +57,15 @@ fn tally(
         worst_residual: 0.0,
     };
     for p in problems {
-        let sparse = SparseOptions {
-            levenberg,
-            round,
-            ..SparseOptions::standard(&p.options)
-        };
         let start = Instant::now();
-        let solution = p.solve(sparse);
+        let solution = match setting {
+            Setting::Sparse(levenberg, round) => p.solve(SparseOptions {
+                levenberg,
+                round,
+                ..SparseOptions::standard(&p.options)
+            }),
+            Setting::Dense(solver) => p.solve_dense(solver),
+        };
         t.seconds += start.elapsed().as_secs_f64();
         t.iterations += solution.iterations;
         t.converged += usize::from(solution.converged);
@@ -52,10 +73,8 @@ fn tally(
         t.worst_residual = t.worst_residual.max(solution.residual);
         if list {
             eprintln!(
-                "problem,{levenberg},{}/{}/{},{},{},{},{:.3e},{:.3e},{:.3e}",
-                round.max_newton,
-                round.max_inner,
-                round.restart,
+                "problem,{},{},{},{},{:.3e},{:.3e},{:.3e}",
+                setting.columns().replace(" | ", ","),
                 p.problem.rows(),
                 u8::from(solution.converged),
                 solution.iterations,
@@ -89,6 +108,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let (mut mu, mut resistance, mut list) = (None, false, false);
     let mut factors = vec![0.0, LEVENBERG];
     let mut rounds = vec![ROUND_NEWTON];
+    let mut dense = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -144,6 +164,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--levenberg: factors ≥ 0 separated by commas, got '{value}'")
                     })?;
             }
+            "--dense" => {
+                dense = Some(match value.as_str() {
+                    "newton" => LawSolver::Newton,
+                    "lemke" => LawSolver::Lemke,
+                    _ => {
+                        return Err(format!(
+                            "--dense: 'newton' or 'lemke' (W formed, the small islands' solver), got '{value}'"
+                        ));
+                    }
+                })
+            }
             "--rounds" => {
                 rounds = value
                     .split(',')
@@ -157,7 +188,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --dense"
                 ));
             }
         }
@@ -193,16 +224,15 @@ pub fn run(args: &[String]) -> Result<String, String> {
         if resistance { "1 mm" } else { "0" },
         problems.len()
     );
-    for (&factor, round) in factors
+    let settings = factors
         .iter()
-        .flat_map(|f| rounds.iter().map(move |r| (f, *r)))
-    {
-        let t = tally(&problems, (factor, round), list);
+        .flat_map(|&f| rounds.iter().map(move |&r| Setting::Sparse(f, r)))
+        .chain(dense.map(Setting::Dense));
+    for setting in settings {
+        let t = tally(&problems, setting, list);
         out.push_str(&format!(
-            "| {factor} | {}/{}/{} | {} | {:.2} | {} | {:.1e} | {:.1e} |\n",
-            round.max_newton,
-            round.max_inner,
-            round.restart,
+            "| {} | {} | {:.2} | {} | {:.1e} | {:.1e} |\n",
+            setting.columns(),
             t.converged,
             t.seconds,
             t.iterations,

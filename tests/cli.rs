@@ -165,7 +165,8 @@ fn scene_prints_a_preset_as_a_scene_file_that_runs_the_same() {
 /// `solver-compare` records a pile's large-island problems and solves each again under
 /// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
 /// must converge again from its recorded warm start, with plain Newton and with the
-/// Levenberg–Marquardt shift, to within the scene's tolerance.
+/// Levenberg–Marquardt shift, to within the scene's tolerance; and W formed, by the small
+/// islands' dense Newton (`--dense newton`), its answers judged by the same residual.
 #[test]
 fn solver_compare_solves_a_recorded_pile_again() {
     let (code, out, err) = contactlab(
@@ -177,6 +178,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
             "40",
             "--levenberg",
             "0,10",
+            "--dense",
+            "newton",
             "--list",
         ],
         None,
@@ -193,7 +196,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // the first step, two problems a step (velocity and position level) until the falling
     // layers part.
     assert!(count >= 2, "{head}");
-    for factor in ["0", "10"] {
+    for (factor, round) in [("0", "10/100/50"), ("10", "10/100/50"), ("dense Newton", "—")] {
         let row = out
             .lines()
             .find(|l| l.starts_with(&format!("| {factor} |")))
@@ -204,7 +207,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
         // seconds, growth, residual.
         let lines: Vec<Vec<&str>> = err
             .lines()
-            .filter(|l| l.starts_with(&format!("problem,{factor},10/100/50,")))
+            .filter(|l| l.starts_with(&format!("problem,{factor},{round},")))
             .map(|l| l.split(',').collect())
             .collect();
         assert_eq!(lines.len(), count);
@@ -218,4 +221,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
     let (code, _, err) = contactlab(&["solver-compare", "--levenberg", "-1"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--levenberg") && err.contains("≥ 0"), "{err}");
+    let (code, _, err) = contactlab(&["solver-compare", "--dense", "pgs"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("--dense") && err.contains("'pgs'"), "{err}");
 }

@@ -36,6 +36,34 @@ impl SparseProblem {
             .solve_sparse_with(&self.u_free, self.guess.as_ref(), &self.options, sparse)
     }
 
+    /// The recorded problem solved densely (W formed, `solver` with its fallbacks), its
+    /// answer judged by the block-sparse solver's own residual: a reference for the
+    /// block-sparse settings on islands small enough to factor.
+    pub fn solve_dense(&self, solver: super::LawSolver) -> LawSolution {
+        let w = self.problem.delassus.dense();
+        let dense = super::solve_with(
+            solver,
+            &w,
+            &self.u_free,
+            &self.problem.blocks,
+            self.guess.as_ref(),
+            &self.options,
+        );
+        let judge = NewtonOptions {
+            max_sweeps: 0,
+            ..self.options
+        };
+        let mut judged = self.problem.solve_sparse_with(
+            &self.u_free,
+            Some(&dense.lambda),
+            &judge,
+            SparseOptions::standard(&judge),
+        );
+        judged.iterations = dense.iterations;
+        judged.method = dense.method;
+        judged
+    }
+
     /// The largest multiplier of `solution` as a multiple of the largest impulse the free
     /// motion asks of one row: a self-equilibrated set of forces grown along W's null space
     /// shows as a ratio of thousands (a settled pile's answers sit near 1 to 100).
