@@ -29,11 +29,13 @@
 //! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
+mod buffers;
 pub mod capture;
 pub mod newton_krylov;
 pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
+mod reusable_lu;
 mod round_contact;
 pub mod sparse;
 mod sparse_jacobian;
@@ -224,19 +226,57 @@ pub struct LawSolution {
     pub method: LawMethod,
 }
 
-/// Residual R(λ), its generalized Jacobian, and the cases, for augmentation `r`.
+/// The residual R(λ), its generalized Jacobian, the cases and u = u_free + W λ at one λ, in
+/// buffers kept between Newton iterations.
+#[derive(Debug)]
+struct Linearization {
+    /// W λ.
+    w_lambda: DVector<f64>,
+    /// u = u_free + W λ.
+    u: DVector<f64>,
+    /// R(λ).
+    res: DVector<f64>,
+    /// ∂R/∂λ.
+    jac: DMatrix<f64>,
+    /// Per contact, which case each law is in.
+    cases: Vec<LawCases>,
+}
+
+impl Default for Linearization {
+    fn default() -> Self {
+        Self {
+            w_lambda: DVector::zeros(0),
+            u: DVector::zeros(0),
+            res: DVector::zeros(0),
+            jac: DMatrix::zeros(0, 0),
+            cases: Vec::new(),
+        }
+    }
+}
+
+/// Residual R(λ), its generalized Jacobian, and the cases, for augmentation `r`, into `out`.
 fn residual(
     w: &DMatrix<f64>,
     u_free: &DVector<f64>,
     blocks: &[LawBlock],
     r: &DVector<f64>,
     lambda: &DVector<f64>,
-) -> (DVector<f64>, DMatrix<f64>, Vec<LawCases>) {
+    out: &mut Linearization,
+) {
     let n = lambda.len();
-    let u = u_free + w * lambda;
-    let mut res = DVector::zeros(n);
-    let mut jac = DMatrix::identity(n, n);
-    let mut cases = Vec::with_capacity(blocks.len());
+    buffers::sized_vector(&mut out.w_lambda, n);
+    w.mul_to(lambda, &mut out.w_lambda);
+    buffers::sized_vector(&mut out.u, n);
+    out.u.copy_from(u_free);
+    out.u += &out.w_lambda;
+    buffers::sized_vector(&mut out.res, n);
+    out.res.fill(0.0);
+    buffers::sized_matrix(&mut out.jac, n, n);
+    out.jac.fill_with_identity();
+    out.cases.clear();
+    let Linearization {
+        u, res, jac, cases, ..
+    } = out;
     for b in blocks {
         let i = b.offset;
 
@@ -291,7 +331,6 @@ fn residual(
         (case.slipping, case.rolling, case.spinning) = (friction, rolling, spinning);
         cases.push(case);
     }
-    (res, jac, cases)
 }
 
 /// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
@@ -525,6 +564,45 @@ pub(crate) fn solve_local(
     out
 }
 
+/// The buffers of one semismooth Newton solve, kept between solves (see [`newton`]).
+#[derive(Debug)]
+struct NewtonScratch {
+    /// The augmentation of each row.
+    r: DVector<f64>,
+    /// The iterate λ and its linearization.
+    lambda: DVector<f64>,
+    current: Linearization,
+    /// A line-search trial and its linearization.
+    trial_lambda: DVector<f64>,
+    trial: Linearization,
+    /// The Newton direction.
+    step: DVector<f64>,
+    lu: reusable_lu::ReusableLu,
+}
+
+impl Default for NewtonScratch {
+    fn default() -> Self {
+        Self {
+            r: DVector::zeros(0),
+            lambda: DVector::zeros(0),
+            current: Linearization::default(),
+            trial_lambda: DVector::zeros(0),
+            trial: Linearization::default(),
+            step: DVector::zeros(0),
+            lu: reusable_lu::ReusableLu::default(),
+        }
+    }
+}
+
+thread_local! {
+    /// Scratch for [`newton`]: a solve takes one set out and puts it back, so that the small
+    /// islands of a step (and of every later step) reuse the same buffers instead of
+    /// allocating a residual, a Jacobian and an LU per iteration. A stack, not one set, so
+    /// that a solve started inside another (block Gauss–Seidel's local solves) takes its own.
+    static NEWTON_SCRATCH: std::cell::RefCell<Vec<NewtonScratch>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Semismooth Newton with a backtracking line search from `guess`.
 fn newton(
     w: &DMatrix<f64>,
@@ -533,11 +611,29 @@ fn newton(
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
 ) -> LawSolution {
+    let mut scratch = NEWTON_SCRATCH
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_default();
+    let solution = newton_in(w, u_free, blocks, guess, options, &mut scratch);
+    NEWTON_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
+    solution
+}
+
+/// [`newton`] in the buffers of `s`.
+fn newton_in(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+    s: &mut NewtonScratch,
+) -> LawSolution {
     let n = u_free.len();
     // Augmentation per row: 1/Wᵢᵢ makes σ an impulse-sized quantity (any r > 0 would do).
     // Augmentation: one value per law (a disc must be augmented isotropically, or the fixed
     // point is not the maximal-dissipation law), 1/mean(Wᵢᵢ) over the law's rows.
-    let mut r = DVector::from_element(n, options.augmentation);
+    buffers::sized_vector(&mut s.r, n);
+    s.r.fill(options.augmentation);
     for b in blocks {
         let laws = b.ball_laws().map(|l| (l.start, l.len));
         for (start, len) in std::iter::once((b.offset, 1)).chain(laws) {
@@ -551,7 +647,7 @@ fn newton(
                 options.augmentation
             };
             for i in start..start + len {
-                r[i] = value;
+                s.r[i] = value;
             }
         }
     }
@@ -560,70 +656,76 @@ fn newton(
     // (with redundant contacts the multipliers can exceed the free motion, and rounding in
     // R = λ − P(λ − r u) is relative to them).
     let free_scale = (0..n)
-        .map(|i| (u_free[i] * r[i] / options.augmentation).abs())
+        .map(|i| (u_free[i] * s.r[i] / options.augmentation).abs())
         .fold(1e-300f64, f64::max);
     let scale_of = |lambda: &DVector<f64>| free_scale.max(lambda.amax());
-    let mut lambda = match guess {
-        Some(g) if g.len() == n => g.clone(),
-        _ => DVector::zeros(n),
-    };
-    let (mut res, mut jac, mut cases) = residual(w, u_free, blocks, &r, &lambda);
-    let mut norm = res.amax();
-    let mut scale = scale_of(&lambda);
+    buffers::sized_vector(&mut s.lambda, n);
+    match guess {
+        Some(g) if g.len() == n => s.lambda.copy_from(g),
+        _ => s.lambda.fill(0.0),
+    }
+    residual(w, u_free, blocks, &s.r, &s.lambda, &mut s.current);
+    let mut norm = s.current.res.amax();
+    let mut scale = scale_of(&s.lambda);
     let mut iterations = 0;
+    buffers::sized_vector(&mut s.step, n);
+    buffers::sized_vector(&mut s.trial_lambda, n);
     while norm > options.tolerance * scale && iterations < options.max_iterations {
         iterations += 1;
         // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖
         // (redundant contacts — four corners of a box on a floor — make the stick-case
         // Jacobian r W singular), the least-squares minimum-norm direction by SVD, which
         // exists because R lies in the range of W there.
-        let lu_step = jac.clone().lu().solve(&(-&res));
-        let mut accepted = None;
-        for (k, step) in [lu_step, None].into_iter().enumerate() {
-            let step = match step {
-                Some(s) if s.iter().all(|x| x.is_finite()) => s,
-                _ if k == 0 => continue,
-                _ => match jac
+        s.lu.factor(&s.current.jac);
+        s.step.copy_from(&s.current.res);
+        s.step.neg_mut();
+        let lu_found = s.lu.solve_in_place(&mut s.step) && s.step.iter().all(|x| x.is_finite());
+        let mut accepted = false;
+        for k in 0..2 {
+            if k == 0 && !lu_found {
+                continue;
+            }
+            if k == 1 {
+                let jac = &s.current.jac;
+                match jac
                     .clone()
                     .svd(true, true)
-                    .solve(&(-&res), 1e-12 * jac.amax())
+                    .solve(&(-&s.current.res), 1e-12 * jac.amax())
                 {
-                    Ok(s) if s.iter().all(|x| x.is_finite()) => s,
+                    Ok(d) if d.iter().all(|x| x.is_finite()) => s.step.copy_from(&d),
                     _ => break,
-                },
-            };
+                }
+            }
             // Backtracking on ‖R‖²: full Newton steps near the solution, damped far from it.
             let mut t = 1.0;
             while t >= 1e-6 {
-                let trial = &lambda + &step * t;
-                let (r2, j2, c2) = residual(w, u_free, blocks, &r, &trial);
-                if r2.norm() < (1.0 - 1e-4 * t) * res.norm() {
-                    accepted = Some((trial, r2, j2, c2));
+                s.trial_lambda.copy_from(&s.lambda);
+                s.trial_lambda.axpy(t, &s.step, 1.0);
+                residual(w, u_free, blocks, &s.r, &s.trial_lambda, &mut s.trial);
+                if s.trial.res.norm() < (1.0 - 1e-4 * t) * s.current.res.norm() {
+                    accepted = true;
                     break;
                 }
                 t *= 0.5;
             }
-            if accepted.is_some() {
+            if accepted {
                 break;
             }
         }
         // No direction decreases ‖R‖: Newton has stalled (the caller falls back).
-        let Some((trial, r2, j2, c2)) = accepted else {
+        if !accepted {
             break;
-        };
-        lambda = trial;
-        res = r2;
-        jac = j2;
-        cases = c2;
-        norm = res.amax();
-        scale = scale_of(&lambda);
+        }
+        std::mem::swap(&mut s.lambda, &mut s.trial_lambda);
+        std::mem::swap(&mut s.current, &mut s.trial);
+        norm = s.current.res.amax();
+        scale = scale_of(&s.lambda);
     }
-    let u = u_free + w * &lambda;
-    let converged = norm <= options.tolerance * scale && lambda.iter().all(|x| x.is_finite());
+    let converged = norm <= options.tolerance * scale && s.lambda.iter().all(|x| x.is_finite());
     LawSolution {
-        lambda,
-        u,
-        cases,
+        lambda: s.lambda.clone(),
+        u: s.current.u.clone(),
+        cases: s.current.cases.clone(),
         iterations,
         residual: norm / scale,
         converged,
