@@ -25,6 +25,7 @@ pub mod events;
 pub mod geometry;
 pub mod laws;
 pub mod lcp;
+mod linalg;
 pub mod measure;
 pub mod model;
 pub mod modes;

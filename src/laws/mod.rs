@@ -29,13 +29,11 @@
 //! and still never pulls or pushes friction outside its cone.
 
 pub mod assembly;
-mod buffers;
 pub mod capture;
 pub mod newton_krylov;
 pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
-mod reusable_lu;
 mod round_contact;
 pub mod sparse;
 mod sparse_jacobian;
@@ -264,14 +262,14 @@ fn residual(
     out: &mut Linearization,
 ) {
     let n = lambda.len();
-    buffers::sized_vector(&mut out.w_lambda, n);
+    crate::linalg::buffers::sized_vector(&mut out.w_lambda, n);
     w.mul_to(lambda, &mut out.w_lambda);
-    buffers::sized_vector(&mut out.u, n);
+    crate::linalg::buffers::sized_vector(&mut out.u, n);
     out.u.copy_from(u_free);
     out.u += &out.w_lambda;
-    buffers::sized_vector(&mut out.res, n);
+    crate::linalg::buffers::sized_vector(&mut out.res, n);
     out.res.fill(0.0);
-    buffers::sized_matrix(&mut out.jac, n, n);
+    crate::linalg::buffers::sized_matrix(&mut out.jac, n, n);
     out.jac.fill_with_identity();
     out.cases.clear();
     let Linearization {
@@ -577,7 +575,7 @@ struct NewtonScratch {
     trial: Linearization,
     /// The Newton direction.
     step: DVector<f64>,
-    lu: reusable_lu::ReusableLu,
+    lu: crate::linalg::reusable_lu::ReusableLu,
 }
 
 impl Default for NewtonScratch {
@@ -589,7 +587,7 @@ impl Default for NewtonScratch {
             trial_lambda: DVector::zeros(0),
             trial: Linearization::default(),
             step: DVector::zeros(0),
-            lu: reusable_lu::ReusableLu::default(),
+            lu: crate::linalg::reusable_lu::ReusableLu::default(),
         }
     }
 }
@@ -632,7 +630,7 @@ fn newton_in(
     // Augmentation per row: 1/Wᵢᵢ makes σ an impulse-sized quantity (any r > 0 would do).
     // Augmentation: one value per law (a disc must be augmented isotropically, or the fixed
     // point is not the maximal-dissipation law), 1/mean(Wᵢᵢ) over the law's rows.
-    buffers::sized_vector(&mut s.r, n);
+    crate::linalg::buffers::sized_vector(&mut s.r, n);
     s.r.fill(options.augmentation);
     for b in blocks {
         let laws = b.ball_laws().map(|l| (l.start, l.len));
@@ -659,7 +657,7 @@ fn newton_in(
         .map(|i| (u_free[i] * s.r[i] / options.augmentation).abs())
         .fold(1e-300f64, f64::max);
     let scale_of = |lambda: &DVector<f64>| free_scale.max(lambda.amax());
-    buffers::sized_vector(&mut s.lambda, n);
+    crate::linalg::buffers::sized_vector(&mut s.lambda, n);
     match guess {
         Some(g) if g.len() == n => s.lambda.copy_from(g),
         _ => s.lambda.fill(0.0),
@@ -668,8 +666,8 @@ fn newton_in(
     let mut norm = s.current.res.amax();
     let mut scale = scale_of(&s.lambda);
     let mut iterations = 0;
-    buffers::sized_vector(&mut s.step, n);
-    buffers::sized_vector(&mut s.trial_lambda, n);
+    crate::linalg::buffers::sized_vector(&mut s.step, n);
+    crate::linalg::buffers::sized_vector(&mut s.trial_lambda, n);
     while norm > options.tolerance * scale && iterations < options.max_iterations {
         iterations += 1;
         // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖

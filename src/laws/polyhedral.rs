@@ -26,6 +26,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{BallLaw, LawBlock};
 use crate::lcp::{Lcp, LcpStatus, solve_lemke};
+use crate::linalg::buffers::{sized_matrix, sized_vector};
 
 /// Directions of the polygon inscribed in a friction or rolling disc.
 pub const DISC_DIRECTIONS: usize = 16;
@@ -39,15 +40,6 @@ pub struct PolyhedralSolution {
     pub exact: bool,
     /// Lemke pivots.
     pub pivots: usize,
-}
-
-/// Every present ball law of the blocks, with the index of its block's normal multiplier.
-fn ball_laws(blocks: &[LawBlock]) -> Vec<(usize, BallLaw)> {
-    blocks
-        .iter()
-        .flat_map(|b| b.ball_laws().map(|law| (b.offset, law)))
-        .filter(|(_, law)| law.len > 0)
-        .collect()
 }
 
 /// The number of directions of the polygon of a law of `dimension` 1 or 2.
@@ -65,6 +57,44 @@ fn direction(dimension: usize, k: usize) -> [f64; 2] {
     [libm::cos(angle), libm::sin(angle)]
 }
 
+/// The buffers of one polyhedral problem, kept between problems (see [`solve`]).
+#[derive(Debug)]
+struct PolyhedralScratch {
+    /// Every present ball law, with the index of its block's normal multiplier.
+    laws: Vec<(usize, BallLaw)>,
+    /// The columns of E: `entries[starts[j]..starts[j + 1]]` for unknown j.
+    entries: Vec<(usize, f64)>,
+    starts: Vec<usize>,
+    /// Each law's β unknowns.
+    beta_ranges: Vec<std::ops::Range<usize>>,
+    /// W E.
+    we: DMatrix<f64>,
+    /// The LCP.
+    lcp: Lcp,
+}
+
+impl Default for PolyhedralScratch {
+    fn default() -> Self {
+        Self {
+            laws: Vec::new(),
+            entries: Vec::new(),
+            starts: Vec::new(),
+            beta_ranges: Vec::new(),
+            we: DMatrix::zeros(0, 0),
+            lcp: Lcp {
+                m: DMatrix::zeros(0, 0),
+                q: DVector::zeros(0),
+            },
+        }
+    }
+}
+
+thread_local! {
+    /// Scratch for [`solve`] (a stack: a solve takes one set and puts it back).
+    static POLYHEDRAL_SCRATCH: std::cell::RefCell<Vec<PolyhedralScratch>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Solves the polyhedral problem for u = u_free + W λ; None when Lemke does not reach an
 /// accurate answer.
 pub fn solve(
@@ -72,14 +102,44 @@ pub fn solve(
     u_free: &DVector<f64>,
     blocks: &[LawBlock],
 ) -> Option<PolyhedralSolution> {
+    let mut scratch = POLYHEDRAL_SCRATCH
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_default();
+    let solution = solve_in(w, u_free, blocks, &mut scratch);
+    POLYHEDRAL_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
+    solution
+}
+
+/// [`solve`] in the buffers of `s`.
+fn solve_in(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    s: &mut PolyhedralScratch,
+) -> Option<PolyhedralSolution> {
     let n = u_free.len();
-    let laws = ball_laws(blocks);
+    s.laws.clear();
+    s.laws.extend(
+        blocks
+            .iter()
+            .flat_map(|b| b.ball_laws().map(|law| (b.offset, law)))
+            .filter(|(_, law)| law.len > 0),
+    );
+    let PolyhedralScratch {
+        laws,
+        entries,
+        starts,
+        beta_ranges,
+        we,
+        lcp,
+    } = s;
     // Unknown x = (λ_N of every block, β of every law, s of every law); E maps x to λ. The
     // column of E for unknown j, entries[starts[j]..starts[j + 1]] as (row of λ, factor), is
     // also the row of P that measures u for it (each unknown is complementary to the
     // relative quantity along its own column).
-    let mut entries: Vec<(usize, f64)> = Vec::new();
-    let mut starts = vec![0];
+    entries.clear();
+    starts.clear();
+    starts.push(0);
     for b in blocks {
         entries.push((b.offset, 1.0));
         starts.push(entries.len());
@@ -90,8 +150,8 @@ pub fn solve(
         entries.push((b.offset, -1.0));
         starts.push(entries.len());
     }
-    let mut beta_ranges = Vec::with_capacity(laws.len());
-    for (_, law) in &laws {
+    beta_ranges.clear();
+    for (_, law) in laws.iter() {
         let first = starts.len() - 1;
         for k in 0..direction_count(law.len) {
             let d = direction(law.len, k);
@@ -103,10 +163,14 @@ pub fn solve(
     let column = |j: usize| &entries[starts[j]..starts[j + 1]];
     let slack_start = starts.len() - 1;
     let size = slack_start + laws.len();
-    let mut m = DMatrix::zeros(size, size);
-    let mut q = DVector::zeros(size);
+    sized_matrix(&mut lcp.m, size, size);
+    lcp.m.fill(0.0);
+    sized_vector(&mut lcp.q, size);
+    lcp.q.fill(0.0);
+    let (m, q) = (&mut lcp.m, &mut lcp.q);
     // Rows of λ_N and β: (P W E) x + P u_free; column j of W E first.
-    let mut we = DMatrix::<f64>::zeros(n, slack_start);
+    sized_matrix(we, n, slack_start);
+    we.fill(0.0);
     for j in 0..slack_start {
         for &(row, x) in column(j) {
             for i in 0..n {
@@ -133,8 +197,11 @@ pub fn solve(
             m[(slack, k)] = law.coefficient;
         }
     }
-    let problem = Lcp::new(m, q).ok()?;
-    let solution = solve_lemke(&problem);
+    // (What `Lcp::new` checks: W or u_free not finite is no problem Lemke can take.)
+    if !m.iter().chain(q.iter()).all(|x| x.is_finite()) {
+        return None;
+    }
+    let solution = solve_lemke(lcp);
     // An `inaccurate` answer (rounding in a degenerate problem: redundant contacts) is still a
     // good start for Newton, which then decides; a ray or a pivot cap is no answer at all.
     if !matches!(solution.status, LcpStatus::Solved | LcpStatus::Inaccurate) {

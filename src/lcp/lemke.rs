@@ -41,6 +41,8 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::{LEMKE_TOLERANCE, Lcp, LcpSolution, LcpStatus};
+use crate::linalg::buffers::{sized_matrix, sized_vector};
+use crate::linalg::reusable_lu::ReusableLu;
 
 /// Index of a variable in the augmented problem: w₀…wₙ₋₁, z₀…zₙ₋₁, then the artificial z₀.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,12 +57,74 @@ const PIVOT_TOLERANCE: f64 = 1e-11;
 
 /// How the complementary pivoting path ended.
 enum PathEnd {
-    /// z₀ left the basis: the basic z is a solution.
-    Solution(DVector<f64>),
+    /// z₀ left the basis: the basic z (left in the scratch) is a solution.
+    Solution,
     /// The entering column had no positive entry.
     Ray,
     /// The pivot cap was reached (cycling through rounding).
     Cap,
+}
+
+/// The buffers of one Lemke solve, kept between solves (see [`solve_lemke`]).
+#[derive(Debug)]
+struct LemkeScratch {
+    /// The equilibrated problem and its row factors D.
+    scaled: Lcp,
+    d: DVector<f64>,
+    /// The tableau: basis, B⁻¹, x_B = B⁻¹ q.
+    basis: Vec<Var>,
+    binv: DMatrix<f64>,
+    xb: DVector<f64>,
+    /// The entering column and B⁻¹ times it.
+    entering_column: DVector<f64>,
+    direction: DVector<f64>,
+    /// The basic z at the end of the path.
+    z: DVector<f64>,
+    /// The polish: active set, M_SS, −q_S, its solution and correction, the candidate z
+    /// and a slack.
+    active: Vec<usize>,
+    mss: DMatrix<f64>,
+    rhs: DVector<f64>,
+    zs: DVector<f64>,
+    correction: DVector<f64>,
+    polished: DVector<f64>,
+    slack: DVector<f64>,
+    lu: ReusableLu,
+}
+
+impl Default for LemkeScratch {
+    fn default() -> Self {
+        let v = || DVector::zeros(0);
+        Self {
+            scaled: Lcp {
+                m: DMatrix::zeros(0, 0),
+                q: v(),
+            },
+            d: v(),
+            basis: Vec::new(),
+            binv: DMatrix::zeros(0, 0),
+            xb: v(),
+            entering_column: v(),
+            direction: v(),
+            z: v(),
+            active: Vec::new(),
+            mss: DMatrix::zeros(0, 0),
+            rhs: v(),
+            zs: v(),
+            correction: v(),
+            polished: v(),
+            slack: v(),
+            lu: ReusableLu::default(),
+        }
+    }
+}
+
+thread_local! {
+    /// Scratch for [`solve_lemke`]: a solve takes one set and puts it back, so that the
+    /// polyhedral problems of every step reuse the same tableau (a stack, so that a solve
+    /// inside another would take its own).
+    static LEMKE_SCRATCH: std::cell::RefCell<Vec<LemkeScratch>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`]
@@ -70,12 +134,26 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
     if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
         return LcpSolution::checked(lcp, DVector::zeros(n), 0, LEMKE_TOLERANCE);
     }
-    let scaled = Equilibrated::new(lcp);
-    let (end, pivots) = complementary_path(&scaled.problem);
+    let mut scratch = LEMKE_SCRATCH
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_default();
+    let solution = solve_in(lcp, &mut scratch);
+    LEMKE_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
+    solution
+}
+
+/// [`solve_lemke`] in the buffers of `s`, for a q with a negative entry.
+fn solve_in(lcp: &Lcp, s: &mut LemkeScratch) -> LcpSolution {
+    let n = lcp.len();
+    let scale = equilibrate(lcp, &mut s.scaled, &mut s.d);
+    let (end, pivots) = complementary_path(s);
     match end {
-        PathEnd::Solution(z) => {
-            let z = polish(&scaled.problem, z);
-            LcpSolution::checked(lcp, scaled.unscale(&z), pivots, LEMKE_TOLERANCE)
+        PathEnd::Solution => {
+            polish(s);
+            // z = s D z′.
+            let mut z = s.z.component_mul(&s.d);
+            z *= scale;
+            LcpSolution::checked(lcp, z, pivots, LEMKE_TOLERANCE)
         }
         PathEnd::Ray => LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NoSolution, pivots),
         PathEnd::Cap => {
@@ -84,64 +162,61 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
     }
 }
 
-/// The problem scaled to a unit diagonal and |q′| ≤ 1, with the factors to undo it.
-struct Equilibrated {
-    problem: Lcp,
-    d: DVector<f64>,
-    s: f64,
-}
-
 /// The power of two nearest to `x` (> 0): scaling by it is exact in floating point.
 fn power_of_two(x: f64) -> f64 {
     libm::exp2(libm::round(libm::log2(x)))
 }
 
-impl Equilibrated {
-    fn new(lcp: &Lcp) -> Self {
-        let n = lcp.len();
-        // Powers of two, so the scaling itself adds no rounding (as LAPACK's equilibration).
-        let d = DVector::from_fn(n, |i, _| {
-            let diagonal = lcp.m[(i, i)];
-            let row_max = lcp.m.row(i).amax();
-            let size = if diagonal > 0.0 { diagonal } else { row_max };
-            if size > 0.0 && size.is_finite() {
-                power_of_two(1.0 / size.sqrt())
-            } else {
-                1.0
-            }
-        });
-        let m = DMatrix::from_fn(n, n, |i, j| d[i] * lcp.m[(i, j)] * d[j]);
-        let dq = lcp.q.component_mul(&d);
-        let s = dq.amax();
-        let s = if s > 0.0 && s.is_finite() {
-            power_of_two(s)
+/// Writes the problem scaled to a unit diagonal and |q′| ≤ 1 into `scaled`, with its row
+/// factors D into `d`; returns s (z = s D z′ undoes it).
+fn equilibrate(lcp: &Lcp, scaled: &mut Lcp, d: &mut DVector<f64>) -> f64 {
+    let n = lcp.len();
+    // Powers of two, so the scaling itself adds no rounding (as LAPACK's equilibration).
+    sized_vector(d, n);
+    for i in 0..n {
+        let diagonal = lcp.m[(i, i)];
+        let row_max = lcp.m.row(i).amax();
+        let size = if diagonal > 0.0 { diagonal } else { row_max };
+        d[i] = if size > 0.0 && size.is_finite() {
+            power_of_two(1.0 / size.sqrt())
         } else {
             1.0
         };
-        let mut q = dq;
-        q /= s;
-        Self {
-            problem: Lcp { m, q },
-            d,
-            s,
+    }
+    sized_matrix(&mut scaled.m, n, n);
+    for j in 0..n {
+        for i in 0..n {
+            scaled.m[(i, j)] = d[i] * lcp.m[(i, j)] * d[j];
         }
     }
-
-    /// z = s D z′.
-    fn unscale(&self, z: &DVector<f64>) -> DVector<f64> {
-        let mut z = z.component_mul(&self.d);
-        z *= self.s;
-        z
-    }
+    sized_vector(&mut scaled.q, n);
+    scaled.q.copy_from(&lcp.q);
+    scaled.q.component_mul_assign(d);
+    let s = scaled.q.amax();
+    let s = if s > 0.0 && s.is_finite() {
+        power_of_two(s)
+    } else {
+        1.0
+    };
+    scaled.q /= s;
+    s
 }
 
-/// Lemke's path on `lcp` (already equilibrated), with the number of pivots.
-fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
+/// Lemke's path on `s.scaled` (already equilibrated), with the number of pivots; on a
+/// solution the basic z is left in `s.z`.
+fn complementary_path(s: &mut LemkeScratch) -> (PathEnd, usize) {
+    let lcp = &s.scaled;
     let n = lcp.len();
     // Tableau state: basis, B⁻¹ and the basic solution x_B = B⁻¹ q.
-    let mut basis: Vec<Var> = (0..n).map(Var::W).collect();
-    let mut binv = DMatrix::<f64>::identity(n, n);
-    let mut xb = lcp.q.clone();
+    s.basis.clear();
+    s.basis.extend((0..n).map(Var::W));
+    let basis = &mut s.basis;
+    sized_matrix(&mut s.binv, n, n);
+    s.binv.fill_with_identity();
+    let binv = &mut s.binv;
+    sized_vector(&mut s.xb, n);
+    s.xb.copy_from(&lcp.q);
+    let xb = &mut s.xb;
 
     // Column of the constraint matrix A = [I, −M, −e] for a variable, written into `out`.
     let column = |v: Var, out: &mut DVector<f64>| match v {
@@ -157,7 +232,9 @@ fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
         Var::Artificial => out.fill(-1.0),
     };
     // The entering column and B⁻¹ times it, reused from pivot to pivot.
-    let (mut entering_column, mut d) = (DVector::zeros(n), DVector::zeros(n));
+    sized_vector(&mut s.entering_column, n);
+    sized_vector(&mut s.direction, n);
+    let (entering_column, d) = (&mut s.entering_column, &mut s.direction);
 
     // First pivot: z₀ enters at θ = max(−qᵢ); among tied rows the lexicographic rule picks the
     // one whose perturbation εⁱ is smallest, i.e. the largest index.
@@ -172,17 +249,17 @@ fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
     let max_pivots = 50 * n + 100;
     let mut pivots = 0;
     loop {
-        column(entering, &mut entering_column);
+        column(entering, entering_column);
         // d = B⁻¹ A_j (the product `&binv * A_j` computes, written in place).
-        binv.mul_to(&entering_column, &mut d);
+        binv.mul_to(entering_column, d);
         if pivots > 0 {
             let tol = PIVOT_TOLERANCE * d.amax();
-            match lexicographic_ratio_row(&d, &xb, &binv, tol) {
+            match lexicographic_ratio_row(d, xb, binv, tol) {
                 Some(r) => row = r,
                 None => return (PathEnd::Ray, pivots),
             }
         }
-        pivot(&mut binv, &mut xb, &d, row);
+        pivot(binv, xb, d, row);
         pivots += 1;
         let leaving = std::mem::replace(&mut basis[row], entering);
         entering = match leaving {
@@ -195,13 +272,14 @@ fn complementary_path(lcp: &Lcp) -> (PathEnd, usize) {
         }
     }
 
-    let mut z = DVector::zeros(n);
+    sized_vector(&mut s.z, n);
+    s.z.fill(0.0);
     for (i, v) in basis.iter().enumerate() {
         if let Var::Z(j) = *v {
-            z[j] = xb[i].max(0.0);
+            s.z[j] = xb[i].max(0.0);
         }
     }
-    (PathEnd::Solution(z), pivots)
+    (PathEnd::Solution, pivots)
 }
 
 /// Minimum-ratio row for entering column `d`, ties broken lexicographically on [x_B, B⁻¹].
@@ -268,34 +346,56 @@ fn pivot(binv: &mut DMatrix<f64>, xb: &mut DVector<f64>, d: &DVector<f64>, row: 
     }
 }
 
-/// Re-solves M_SS z_S = −q_S on the active set S; keeps the result only if it is feasible
-/// and no worse, so polishing can never turn a solution into a non-solution.
-fn polish(lcp: &Lcp, z: DVector<f64>) -> DVector<f64> {
-    let active: Vec<usize> = (0..z.len()).filter(|&i| z[i] > 0.0).collect();
+/// Re-solves M_SS z_S = −q_S on the active set S of `s.z` (for `s.scaled`); keeps the
+/// result in `s.z` only if it is feasible and no worse, so polishing can never turn a
+/// solution into a non-solution.
+fn polish(s: &mut LemkeScratch) {
+    let (lcp, z) = (&s.scaled, &mut s.z);
+    s.active.clear();
+    s.active.extend((0..z.len()).filter(|&i| z[i] > 0.0));
+    let active = &s.active;
     if active.is_empty() {
-        return z;
+        return;
     }
     let k = active.len();
-    let mss = DMatrix::from_fn(k, k, |a, b| lcp.m[(active[a], active[b])]);
-    let rhs = DVector::from_fn(k, |a, _| -lcp.q[active[a]]);
-    let lu = mss.clone().lu();
-    let Some(mut zs) = lu.solve(&rhs) else {
-        return z;
-    };
-    // One step of iterative refinement: the residual of the first solve, solved again.
-    if let Some(correction) = lu.solve(&(&rhs - &mss * &zs)) {
-        zs += correction;
-    }
-    let mut polished = DVector::zeros(z.len());
-    for (a, &i) in active.iter().enumerate() {
-        if zs[a] < 0.0 {
-            return z;
+    sized_matrix(&mut s.mss, k, k);
+    for b in 0..k {
+        for a in 0..k {
+            s.mss[(a, b)] = lcp.m[(active[a], active[b])];
         }
-        polished[i] = zs[a];
     }
-    let mut slack = lcp.slack(&z);
-    let before = super::complementarity_residual(z.as_slice(), slack.as_slice());
-    lcp.slack_into(&polished, &mut slack);
-    let after = super::complementarity_residual(polished.as_slice(), slack.as_slice());
-    if after <= before { polished } else { z }
+    sized_vector(&mut s.rhs, k);
+    for (r, &i) in s.rhs.iter_mut().zip(active) {
+        *r = -lcp.q[i];
+    }
+    s.lu.factor(&s.mss);
+    sized_vector(&mut s.zs, k);
+    s.zs.copy_from(&s.rhs);
+    if !s.lu.solve_in_place(&mut s.zs) {
+        return;
+    }
+    // One step of iterative refinement: the residual of the first solve, solved again.
+    sized_vector(&mut s.correction, k);
+    s.mss.mul_to(&s.zs, &mut s.correction);
+    s.correction.neg_mut();
+    s.correction += &s.rhs;
+    if s.lu.solve_in_place(&mut s.correction) {
+        s.zs += &s.correction;
+    }
+    sized_vector(&mut s.polished, z.len());
+    s.polished.fill(0.0);
+    for (a, &i) in active.iter().enumerate() {
+        if s.zs[a] < 0.0 {
+            return;
+        }
+        s.polished[i] = s.zs[a];
+    }
+    sized_vector(&mut s.slack, z.len());
+    lcp.slack_into(z, &mut s.slack);
+    let before = super::complementarity_residual(z.as_slice(), s.slack.as_slice());
+    lcp.slack_into(&s.polished, &mut s.slack);
+    let after = super::complementarity_residual(s.polished.as_slice(), s.slack.as_slice());
+    if after <= before {
+        std::mem::swap(z, &mut s.polished);
+    }
 }
