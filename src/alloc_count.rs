@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Allocations (and reallocations) since the process started.
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
-/// The system allocator, counting.
+/// The system allocator, counting (native only: see `main.rs`).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub struct Counting;
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the count is a relaxed

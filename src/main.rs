@@ -19,6 +19,8 @@ mod bench_pile;
 mod soak;
 mod solver_compare;
 
+// (Native only: in WebAssembly the library sets Talc, and the CLI is never run there.)
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: alloc_count::Counting = alloc_count::Counting;
 
