@@ -196,11 +196,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // the first step, two problems a step (velocity and position level) until the falling
     // layers part.
     assert!(count >= 2, "{head}");
-    for (factor, round) in [
-        ("0", "10/100/50"),
-        ("10", "10/100/50"),
-        ("dense Newton", "—"),
-    ] {
+    for (factor, round) in [("0", "20/20/20"), ("10", "20/20/20"), ("dense Newton", "—")] {
         let row = out
             .lines()
             .find(|l| l.starts_with(&format!("| {factor} |")))
