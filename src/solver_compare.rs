@@ -13,7 +13,7 @@ use contactlab::Simulation;
 use contactlab::laws::LawSolver;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
-use contactlab::laws::sparse::{LEVENBERG, ROUND_NEWTON, SparseOptions};
+use contactlab::laws::sparse::{LEVENBERG, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions};
 
 /// What one setting did over all the problems.
 struct Tally {
@@ -27,8 +27,9 @@ struct Tally {
 /// One way to solve the recorded problems.
 #[derive(Clone, Copy)]
 enum Setting {
-    /// The block-sparse solver with this Levenberg–Marquardt factor and these rounds.
-    Sparse(f64, KrylovOptions),
+    /// The block-sparse solver with this Levenberg–Marquardt factor, these Newton–Krylov
+    /// rounds and this many sweeps between them.
+    Sparse(f64, KrylovOptions, usize),
     /// W formed and solved densely (the small islands' solver): a reference.
     Dense(LawSolver),
 }
@@ -37,11 +38,11 @@ impl Setting {
     /// The first two columns of its line in the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(levenberg, round) => format!(
-                "{levenberg} | {}/{}/{}",
+            Self::Sparse(levenberg, round, sweeps) => format!(
+                "{levenberg} | {}/{}/{} | {sweeps}",
                 round.max_newton, round.max_inner, round.restart
             ),
-            Self::Dense(solver) => format!("dense {solver:?} | —"),
+            Self::Dense(solver) => format!("dense {solver:?} | — | —"),
         }
     }
 }
@@ -59,9 +60,10 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     for p in problems {
         let start = Instant::now();
         let solution = match setting {
-            Setting::Sparse(levenberg, round) => p.solve(SparseOptions {
+            Setting::Sparse(levenberg, round, round_sweeps) => p.solve(SparseOptions {
                 levenberg,
                 round,
+                round_sweeps,
                 ..SparseOptions::standard(&p.options)
             }),
             Setting::Dense(solver) => p.solve_dense(solver),
@@ -109,6 +111,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut factors = vec![0.0, LEVENBERG];
     let mut rounds = vec![ROUND_NEWTON];
     let mut dense = None;
+    let mut round_sweeps = vec![ROUND_SWEEPS];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -164,6 +167,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--levenberg: factors ≥ 0 separated by commas, got '{value}'")
                     })?;
             }
+            "--round-sweeps" => {
+                round_sweeps = value
+                    .split(',')
+                    .map(|s| s.parse().ok().filter(|k| (1..=10_000).contains(k)))
+                    .collect::<Option<Vec<usize>>>()
+                    .ok_or_else(|| {
+                        format!(
+                            "--round-sweeps: whole numbers in [1, 10000] separated by commas, got '{value}'"
+                        )
+                    })?;
+            }
             "--dense" => {
                 dense = Some(match value.as_str() {
                     "newton" => LawSolver::Newton,
@@ -188,7 +202,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --dense"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --dense"
                 ));
             }
         }
@@ -219,14 +233,15 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
         problems.len()
     );
     let settings = factors
         .iter()
-        .flat_map(|&f| rounds.iter().map(move |&r| Setting::Sparse(f, r)))
+        .flat_map(|&f| rounds.iter().map(move |&r| (f, r)))
+        .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| Setting::Sparse(f, r, k)))
         .chain(dense.map(Setting::Dense));
     for setting in settings {
         let t = tally(&problems, setting, list);

@@ -178,6 +178,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
             "40",
             "--levenberg",
             "0,10",
+            "--round-sweeps",
+            "50,7",
             "--dense",
             "newton",
             "--list",
@@ -196,15 +198,21 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // the first step, two problems a step (velocity and position level) until the falling
     // layers part.
     assert!(count >= 2, "{head}");
-    for (factor, round) in [("0", "20/20/20"), ("10", "20/20/20"), ("dense Newton", "—")] {
+    for (factor, round) in [
+        ("0", "20/20/20,50"),
+        ("10", "20/20/20,50"),
+        ("10", "20/20/20,7"),
+        ("dense Newton", "—,—"),
+    ] {
+        let columns = round.replace(',', " | ");
         let row = out
             .lines()
-            .find(|l| l.starts_with(&format!("| {factor} |")))
-            .unwrap_or_else(|| panic!("no row for {factor} in\n{out}"));
-        let converged: usize = row.split('|').nth(3).unwrap().trim().parse().unwrap();
+            .find(|l| l.starts_with(&format!("| {factor} | {columns} |")))
+            .unwrap_or_else(|| panic!("no row for {factor}, {round} in\n{out}"));
+        let converged: usize = row.split('|').nth(4).unwrap().trim().parse().unwrap();
         assert_eq!(converged, count, "{row}");
-        // One CSV line per problem: factor, round settings, rows, converged, iterations,
-        // seconds, growth, residual.
+        // One CSV line per problem: factor, round settings, sweeps per round, rows,
+        // converged, iterations, seconds, growth, residual.
         let lines: Vec<Vec<&str>> = err
             .lines()
             .filter(|l| l.starts_with(&format!("problem,{factor},{round},")))
@@ -212,15 +220,21 @@ fn solver_compare_solves_a_recorded_pile_again() {
             .collect();
         assert_eq!(lines.len(), count);
         for l in lines {
-            assert!(l[3].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
-            assert_eq!(l[4], "1");
-            let residual: f64 = l[8].parse().unwrap();
+            assert!(l[4].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
+            assert_eq!(l[5], "1");
+            let residual: f64 = l[9].parse().unwrap();
             assert!(residual <= 1e-8, "{l:?}");
         }
     }
     let (code, _, err) = contactlab(&["solver-compare", "--levenberg", "-1"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--levenberg") && err.contains("≥ 0"), "{err}");
+    let (code, _, err) = contactlab(&["solver-compare", "--round-sweeps", "0"], None);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--round-sweeps") && err.contains("[1, 10000]"),
+        "{err}"
+    );
     let (code, _, err) = contactlab(&["solver-compare", "--dense", "pgs"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--dense") && err.contains("'pgs'"), "{err}");

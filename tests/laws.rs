@@ -214,6 +214,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 polish: true,
                 levenberg: sparse::LEVENBERG,
                 round: sparse::ROUND_NEWTON,
+                round_sweeps: sparse::ROUND_SWEEPS,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

@@ -65,6 +65,7 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
                 polish,
                 levenberg: sparse::LEVENBERG,
                 round: sparse::ROUND_NEWTON,
+                round_sweeps: sparse::ROUND_SWEEPS,
             },
         );
         assert!(
