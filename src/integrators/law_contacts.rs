@@ -21,13 +21,11 @@ pub(crate) struct SolvedImpulses<'a> {
 }
 
 impl SolvedImpulses<'_> {
-    /// The multipliers of the contact with `key`, in law order, if it took part.
-    pub fn multipliers(&self, index: usize) -> Vec<f64> {
+    /// The multipliers of the island's contact number `index`, in law order.
+    pub fn multipliers(&self, index: usize) -> &[f64] {
         let b = &self.problem.blocks[index];
         let len = 1 + b.tangents + b.rolling + b.spin;
-        (0..len)
-            .map(|i| self.solution.lambda[b.offset + i])
-            .collect()
+        &self.solution.lambda.as_slice()[b.offset..b.offset + len]
     }
 }
 
@@ -83,7 +81,7 @@ pub(crate) struct ImpulseSettings<'s> {
     /// Which solver (Lemke and PGS apply to one-dimensional laws; Newton to all).
     pub solver: crate::laws::LawSolver,
     /// Warm start.
-    pub warm: &'s std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
+    pub warm: &'s super::warm_start::WarmStart,
     /// Warm-start small (densely solved) islands too; large ones always are.
     pub warm_small: bool,
 }

@@ -17,6 +17,7 @@ pub mod nsga;
 pub mod penalty;
 mod smooth_contacts;
 mod smooth_joints;
+mod warm_start;
 
 use serde::{Deserialize, Serialize};
 

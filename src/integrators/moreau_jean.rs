@@ -69,7 +69,7 @@ pub struct MoreauJeanStepper {
     /// Last step's impulses by contact: the warm start of large islands (a pile), whose
     /// block Gauss–Seidel would otherwise start every step from zero. Small islands are
     /// solved exactly from zero, as before.
-    warm: std::collections::BTreeMap<crate::contact::ContactKey, Vec<f64>>,
+    warm: super::warm_start::WarmStart,
 }
 
 impl MoreauJeanStepper {
@@ -137,6 +137,7 @@ impl Stepper for MoreauJeanStepper {
                 self.warm.insert(c.key, s.multipliers(k));
             }
         }
+        self.warm.finish();
         system.q = system.integrate_positions(&system.q, &v_next, h);
         system.v = v_next;
         system.t += h;

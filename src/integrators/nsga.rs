@@ -157,10 +157,13 @@ impl AlphaCoefficients {
 pub struct NsgaStepper {
     settings: NsgaSettings,
     acceleration: Option<(DVector<f64>, DVector<f64>)>,
-    warm: BTreeMap<ContactKey, Vec<f64>>,
+    warm: super::warm_start::WarmStart,
     /// The first position pass's multipliers of the last step, by contact: a resting pile
     /// needs nearly the same correction every step (large islands start from them).
-    warm_position: BTreeMap<ContactKey, Vec<f64>>,
+    warm_position: super::warm_start::WarmStart,
+    /// This step's first position pass's multipliers, becoming `warm_position` at its end
+    /// (kept as a field for its storage).
+    next_position: super::warm_start::WarmStart,
     /// The contacts persistent at the end of the last step (three levels).
     persistent: SmoothContacts,
     /// The smooth normal contact forces' share of (a_n, ä_n), as [a^N, ä^N] (three levels).
@@ -196,8 +199,9 @@ impl NsgaStepper {
         Self {
             settings,
             acceleration: None,
-            warm: BTreeMap::new(),
-            warm_position: BTreeMap::new(),
+            warm: Default::default(),
+            warm_position: Default::default(),
+            next_position: Default::default(),
             persistent: SmoothContacts::default(),
             contact_acceleration: None,
             multipliers: BTreeMap::new(),
@@ -671,7 +675,7 @@ impl Stepper for NsgaStepper {
         let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
-        let mut next_position = BTreeMap::new();
+        self.next_position.clear();
         for pass in 0..POSITION_PASSES {
             if contacts.iter().all(position_done) {
                 break;
@@ -794,8 +798,8 @@ impl Stepper for NsgaStepper {
                 if pass == 0 {
                     for (c, b) in members.iter().zip(&problem.blocks) {
                         let len = 1 + b.tangents;
-                        let own = solution.lambda.as_slice()[b.offset..b.offset + len].to_vec();
-                        next_position.insert(c.key, own);
+                        let own = &solution.lambda.as_slice()[b.offset..b.offset + len];
+                        self.next_position.insert(c.key, own);
                     }
                 }
                 for (c, b) in members.iter().zip(&problem.blocks) {
@@ -880,13 +884,15 @@ impl Stepper for NsgaStepper {
                 })
                 .collect();
         }
-        self.warm_position = next_position;
+        self.next_position.finish();
+        std::mem::swap(&mut self.warm_position, &mut self.next_position);
         self.warm.clear();
         for s in &solved {
             for (k, c) in s.contacts.iter().enumerate() {
                 self.warm.insert(c.key, s.multipliers(k));
             }
         }
+        self.warm.finish();
         report.contacts = report_contacts(
             &contacts,
             &solved,

@@ -527,7 +527,7 @@ impl Stepper for PenaltyStepper {
         // Joints as under Moreau–Jean: ġ(v⁺) = 0 by the laws' bilateral impulses (the
         // reactions), and after the step the projection onto g = 0 and ġ = 0.
         let newton = NewtonOptions::default();
-        let no_warm = std::collections::BTreeMap::new();
+        let no_warm = super::warm_start::WarmStart::default();
         let solved_joints = if joints.is_empty() {
             Vec::new()
         } else {
