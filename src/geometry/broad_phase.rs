@@ -56,7 +56,9 @@ pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
 fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usize, usize)> {
     let (bounded, unbounded): (Vec<usize>, Vec<usize>) =
         (0..bodies.len()).partition(|&i| bodies[i].radius.is_finite());
-    let mut pairs = Vec::new();
+    // Room for a packed pile's pairs (a sphere touches up to twelve, each pair kept once)
+    // and every plane against every body, so that the list is not regrown as it fills.
+    let mut pairs = Vec::with_capacity(6 * bounded.len() + unbounded.len() * bodies.len());
     let mut keep = |i: usize, j: usize| {
         if !(bodies[i].fixed && bodies[j].fixed) {
             pairs.push((i.min(j), i.max(j)));

@@ -171,7 +171,7 @@ impl AccelerationStepper {
         }
         // Islands (contacts sharing no moving body) are independent impacts; only those with an
         // approaching contact jump.
-        for group in islands(system.mass(), &closed) {
+        for group in islands(system.mass(), &closed).iter() {
             let members: Vec<&Contact> = group.iter().map(|&k| closed[k]).collect();
             if !members.iter().any(|c| striking(c, &system.v)) {
                 continue;
@@ -252,7 +252,7 @@ impl AccelerationStepper {
         // Islands (contacts sharing no moving body) are independent LCPs.
         let mut a = free.clone();
         let mut forces = Vec::with_capacity(active.len());
-        for group in islands(system.mass(), &active) {
+        for group in islands(system.mass(), &active).iter() {
             let members: Vec<&Contact> = group.iter().map(|&k| active[k]).collect();
             let (lcp, delassus) =
                 acceleration_lcp(system, &members, &free, self.settings.baumgarte)?;

@@ -99,7 +99,7 @@ pub(crate) fn solve_impulses<'a>(
     let (material, options, warm) = (settings.material, settings.newton, settings.warm);
     let mut dv = DVector::zeros(system.dofs());
     let mut solved = Vec::new();
-    for group in islands(system.mass(), &contacts) {
+    for group in islands(system.mass(), &contacts).iter() {
         let members: Vec<&Contact> = group.iter().map(|&k| contacts[k]).collect();
         let problem = assemble(
             system.mass(),

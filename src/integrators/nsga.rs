@@ -682,7 +682,7 @@ impl Stepper for NsgaStepper {
             }
             let refs: Vec<&Contact> = contacts.iter().collect();
             let mut correction = DVector::zeros(system.dofs());
-            for group in islands(system.mass(), &refs) {
+            for group in islands(system.mass(), &refs).iter() {
                 let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
                 if members.iter().all(|c| position_done(c)) {
                     continue;

@@ -281,7 +281,7 @@ fn without_zeros(row: &JacobianRow) -> JacobianRow {
 /// its coordinates, but a beam's touch only the nodes at their point, and its consistent
 /// mass couples those to every other node (M⁻¹ is dense in the block), so a pin at each
 /// end of a rod is one problem.
-pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Vec<Vec<usize>> {
+pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
     let n = contacts.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -313,16 +313,46 @@ pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Vec<Vec<usize
         }
     }
     // Groups in the order of their smallest member (each root is its group's smallest
-    // index, since unions keep the smaller root), members ascending.
-    let mut group_of_root: Vec<Option<usize>> = vec![None; n];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // index, since unions keep the smaller root), members ascending: a counting sort of the
+    // contacts by group, into one vector. `owner` is reused for each root's group number.
+    let group_of_root = &mut owner;
+    group_of_root.clear();
+    group_of_root.resize(n, None);
+    let mut starts = vec![0usize];
     for k in 0..n {
         let r = root(&mut parent, k);
-        let g = *group_of_root[r].get_or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(k);
+        parent[k] = r;
+        if group_of_root[r].is_none() {
+            group_of_root[r] = Some(starts.len() - 1);
+            starts.push(0);
+        }
+        let g = group_of_root[r].expect("set above");
+        starts[g + 1] += 1;
     }
-    groups
+    for g in 1..starts.len() {
+        starts[g] += starts[g - 1];
+    }
+    let mut members = vec![0usize; n];
+    let mut next = starts.clone();
+    for k in 0..n {
+        let g = group_of_root[parent[k]].expect("every root has a group");
+        members[next[g]] = k;
+        next[g] += 1;
+    }
+    Islands { members, starts }
+}
+
+/// Contacts grouped into islands ([`islands`]): group g is `members[starts[g]..starts[g + 1]]`,
+/// indices into the contacts ascending, groups in the order of their smallest member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Islands {
+    members: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+impl Islands {
+    /// Each island's contact indices, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        self.starts.windows(2).map(|w| &self.members[w[0]..w[1]])
+    }
 }

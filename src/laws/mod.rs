@@ -408,9 +408,10 @@ fn inside_laws(
     u_free: &DVector<f64>,
     blocks: &[LawBlock],
 ) -> LawSolution {
-    let projected = project_onto_laws(&solution.lambda, blocks);
-    if projected != solution.lambda {
-        solution.lambda = projected;
+    // (The whole vector is projected, or none of it: a zero keeps its sign unless something
+    // moved.)
+    if outside_laws(solution.lambda.as_slice(), blocks) {
+        project_in_place(solution.lambda.as_mut_slice(), blocks);
         solution.u = u_free + w * &solution.lambda;
     }
     solution
@@ -530,16 +531,35 @@ fn solve_pgs(
 /// λ projected onto the admissible sets: λ_N ≥ 0, then each law's ball of radius cλ_N.
 pub fn project_onto_laws(lambda: &DVector<f64>, blocks: &[LawBlock]) -> DVector<f64> {
     let mut out = lambda.clone();
+    project_in_place(out.as_mut_slice(), blocks);
+    out
+}
+
+/// [`project_onto_laws`] on `lambda` itself.
+pub(crate) fn project_in_place(lambda: &mut [f64], blocks: &[LawBlock]) {
     for b in blocks {
-        let (normal, _) = b.project_normal(out[b.offset]);
-        out[b.offset] = normal;
+        let (normal, _) = b.project_normal(lambda[b.offset]);
+        lambda[b.offset] = normal;
         for law in b.ball_laws().iter().filter(|l| l.len > 0) {
-            let x = &mut out.as_mut_slice()[law.start..law.start + law.len];
+            let x = &mut lambda[law.start..law.start + law.len];
             let ball = project_ball(x, law.coefficient * normal);
             x.copy_from_slice(&ball.p[..law.len]);
         }
     }
-    out
+}
+
+/// True when [`project_onto_laws`] would change an entry of `lambda` (a NaN counts, as it
+/// compares unequal to itself; a zero of the other sign does not).
+fn outside_laws(lambda: &[f64], blocks: &[LawBlock]) -> bool {
+    blocks.iter().any(|b| {
+        let (normal, _) = b.project_normal(lambda[b.offset]);
+        normal != lambda[b.offset]
+            || b.ball_laws().iter().filter(|l| l.len > 0).any(|law| {
+                let x = &lambda[law.start..law.start + law.len];
+                let ball = project_ball(x, law.coefficient * normal);
+                x.iter().zip(&ball.p[..law.len]).any(|(a, p)| a != p)
+            })
+    })
 }
 
 /// One contact's laws (a small problem): Newton from `guess`, then the polyhedral LCP polished

@@ -393,17 +393,11 @@ pub fn solve(
             iterations += outcome.inner + outcome.newton;
             // Newton's iterate leaves the laws' sets by rounding only; back onto them, and
             // kept if better.
-            let candidate = super::project_onto_laws(&DVector::from_column_slice(&x), blocks);
-            velocity_change(inv, candidate.as_slice(), &mut wx);
-            let polished = evaluate(
-                candidate.as_slice(),
-                &wx,
-                &mut ux,
-                &mut r_vec,
-                &mut scratch_cases,
-            );
+            super::project_in_place(&mut x, blocks);
+            velocity_change(inv, &x, &mut wx);
+            let polished = evaluate(&x, &wx, &mut ux, &mut r_vec, &mut scratch_cases);
             if polished < residual {
-                lambda = candidate;
+                lambda.copy_from_slice(&x);
                 std::mem::swap(&mut w, &mut wx);
                 std::mem::swap(&mut u, &mut ux);
                 cases.copy_from_slice(&scratch_cases);
