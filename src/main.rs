@@ -69,7 +69,8 @@ const USAGE: &str = "usage:
                         [--steps 1000] [--budget SECONDS] [--repeat 1] [--resistance] [--sleep]
   contactlab solver-compare [--preset pile] [--n 100] [--stepper nsga] [--steps 400] [--every 1]
                             [--mu M] [--resistance] [--list] [--levenberg 0,10]
-                            [--rounds 10/200/50,20/100/50]
+                            [--rounds 10/200/50,20/100/50] [--round-sweeps 50,100]
+                            [--anderson 0,8] [--dense newton|lemke]
   contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
 const COMMANDS: &str =

@@ -11,9 +11,10 @@ use std::time::Instant;
 
 use contactlab::Simulation;
 use contactlab::laws::LawSolver;
+use contactlab::laws::anderson::MAX_DEPTH;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
-use contactlab::laws::sparse::{LEVENBERG, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions};
+use contactlab::laws::sparse::{ANDERSON, LEVENBERG, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions};
 
 /// What one setting did over all the problems.
 struct Tally {
@@ -28,8 +29,8 @@ struct Tally {
 #[derive(Clone, Copy)]
 enum Setting {
     /// The block-sparse solver with this Levenberg–Marquardt factor, these Newton–Krylov
-    /// rounds and this many sweeps between them.
-    Sparse(f64, KrylovOptions, usize),
+    /// rounds, this many sweeps between them and this Anderson depth.
+    Sparse(f64, KrylovOptions, usize, usize),
     /// W formed and solved densely (the small islands' solver): a reference.
     Dense(LawSolver),
 }
@@ -38,9 +39,16 @@ impl Setting {
     /// The first two columns of its line in the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(levenberg, round, sweeps) => format!(
-                "{levenberg} | {}/{}/{} | {sweeps}",
-                round.max_newton, round.max_inner, round.restart
+            Self::Sparse(levenberg, round, sweeps, anderson) => format!(
+                "{levenberg} | {}/{}/{} | {sweeps}{}",
+                round.max_newton,
+                round.max_inner,
+                round.restart,
+                if anderson > 0 {
+                    format!(" (Anderson {anderson})")
+                } else {
+                    String::new()
+                }
             ),
             Self::Dense(solver) => format!("dense {solver:?} | — | —"),
         }
@@ -60,10 +68,11 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     for p in problems {
         let start = Instant::now();
         let solution = match setting {
-            Setting::Sparse(levenberg, round, round_sweeps) => p.solve(SparseOptions {
+            Setting::Sparse(levenberg, round, round_sweeps, anderson) => p.solve(SparseOptions {
                 levenberg,
                 round,
                 round_sweeps,
+                anderson,
                 ..SparseOptions::standard(&p.options)
             }),
             Setting::Dense(solver) => p.solve_dense(solver),
@@ -112,6 +121,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut rounds = vec![ROUND_NEWTON];
     let mut dense = None;
     let mut round_sweeps = vec![ROUND_SWEEPS];
+    let mut depths = vec![ANDERSON];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -178,6 +188,17 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         )
                     })?;
             }
+            "--anderson" => {
+                depths = value
+                    .split(',')
+                    .map(|s| s.parse().ok().filter(|k| *k <= MAX_DEPTH))
+                    .collect::<Option<Vec<usize>>>()
+                    .ok_or_else(|| {
+                        format!(
+                            "--anderson: history depths in [0, {MAX_DEPTH}] separated by commas, got '{value}'"
+                        )
+                    })?;
+            }
             "--dense" => {
                 dense = Some(match value.as_str() {
                     "newton" => LawSolver::Newton,
@@ -202,7 +223,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --dense"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --anderson, --dense"
                 ));
             }
         }
@@ -233,7 +254,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round (Anderson depth) | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
         problems.len()
@@ -241,7 +262,8 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let settings = factors
         .iter()
         .flat_map(|&f| rounds.iter().map(move |&r| (f, r)))
-        .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| Setting::Sparse(f, r, k)))
+        .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| (f, r, k)))
+        .flat_map(|(f, r, k)| depths.iter().map(move |&m| Setting::Sparse(f, r, k, m)))
         .chain(dense.map(Setting::Dense));
     for setting in settings {
         let t = tally(&problems, setting, list);

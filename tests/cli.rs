@@ -180,6 +180,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
             "0,10",
             "--round-sweeps",
             "50,7",
+            "--anderson",
+            "0,8",
             "--dense",
             "newton",
             "--list",
@@ -202,6 +204,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
         ("0", "20/20/20,50"),
         ("10", "20/20/20,50"),
         ("10", "20/20/20,7"),
+        ("10", "20/20/20,50 (Anderson 8)"),
+        ("0", "20/20/20,7 (Anderson 8)"),
         ("dense Newton", "—,—"),
     ] {
         let columns = round.replace(',', " | ");
@@ -233,6 +237,12 @@ fn solver_compare_solves_a_recorded_pile_again() {
     assert_eq!(code, 2);
     assert!(
         err.contains("--round-sweeps") && err.contains("[1, 10000]"),
+        "{err}"
+    );
+    let (code, _, err) = contactlab(&["solver-compare", "--anderson", "9"], None);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--anderson") && err.contains("[0, 8]"),
         "{err}"
     );
     let (code, _, err) = contactlab(&["solver-compare", "--dense", "pgs"], None);

@@ -215,6 +215,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 levenberg: sparse::LEVENBERG,
                 round: sparse::ROUND_NEWTON,
                 round_sweeps: sparse::ROUND_SWEEPS,
+                anderson: sparse::ANDERSON,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

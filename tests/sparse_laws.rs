@@ -53,7 +53,8 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     assert!(dense.converged, "dense: {dense:?}");
     // Gauss–Seidel alone, so that its local solves are what is tested; then in rounds with
     // Newton–Krylov (exact Jacobian products) after only four sweeps.
-    for (max_sweeps, polish) in [(100_000, false), (8, true)] {
+    // Anderson-accelerated sweeps (no rounds) must land on the same unique answer.
+    for (max_sweeps, polish, anderson) in [(100_000, false, 0), (8, true, 0), (100_000, false, 8)] {
         let sparse = sparse::solve(
             &problem.delassus,
             &u_free,
@@ -66,6 +67,7 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
                 levenberg: sparse::LEVENBERG,
                 round: sparse::ROUND_NEWTON,
                 round_sweeps: sparse::ROUND_SWEEPS,
+                anderson,
             },
         );
         assert!(

@@ -28,6 +28,7 @@
 //! (λ_N ≥ 0, ‖λ_T‖ ≤ μλ_N, ‖λ_R‖ ≤ ρλ_N, |λ_S| ≤ γλ_N): a step that did not converge says so
 //! and still never pulls or pushes friction outside its cone.
 
+pub mod anderson;
 pub mod assembly;
 pub mod capture;
 pub mod newton_krylov;

@@ -85,6 +85,14 @@ pub const ROUND_NEWTON: KrylovOptions = KrylovOptions {
 /// resistance on, the shift saves time only with the GMRES cap of [`ROUND_NEWTON`].)
 pub const LEVENBERG: f64 = 10.0;
 
+/// History depth of the Anderson acceleration of the sweeps: off. Tried on the recorded
+/// problems of the piles (`contactlab solver-compare --anderson 3,8`, docs/benchmarks.md):
+/// beside the Newton–Krylov rounds it converged fewer problems (3-D pile of 100 under
+/// NSGA, 163 and 152 of 207 against 172 at depths 3 and 5) and let self-equilibrated
+/// forces grow (the residual does not see W's null space); instead of the rounds it was
+/// faster but converged fewer under Moreau–Jean.
+pub const ANDERSON: usize = 0;
+
 /// Rows of one contact's block (normal, tangents, rolling, spinning).
 pub(super) fn block_len(b: &LawBlock) -> usize {
     1 + b.tangents + b.rolling + b.spin
@@ -217,6 +225,9 @@ pub struct SparseOptions {
     pub levenberg: f64,
     /// Newton steps and Krylov effort of one round ([`ROUND_NEWTON`]).
     pub round: KrylovOptions,
+    /// History depth of Anderson acceleration over pairs of sweeps (0: off;
+    /// [`super::anderson`]).
+    pub anderson: usize,
 }
 
 impl SparseOptions {
@@ -228,6 +239,7 @@ impl SparseOptions {
             polish: true,
             levenberg: LEVENBERG,
             round: ROUND_NEWTON,
+            anderson: ANDERSON,
         }
     }
 }
@@ -320,6 +332,11 @@ pub fn solve(
     let mut x = vec![0.0; n];
     let mut model = LawJacobian::new(blocks, &locals, (rows, inv), w.len());
     let mut krylov = KrylovWorkspace::default();
+    // Anderson acceleration over pairs of sweeps (forward then backward: one fixed map G).
+    let mut anderson = super::anderson::Anderson::default();
+    anderson.reset(sparse.anderson, n);
+    let history = if sparse.anderson > 0 { n } else { 0 };
+    let (mut pair_start, mut mixed) = (vec![0.0; history], vec![0.0; history]);
     while residual > options.tolerance && sweeps < max_sweeps {
         // A round of sweeps: until the tolerance, the round's length, or the cap.
         let round_end = (sweeps + sparse.round_sweeps.max(1)).min(max_sweeps);
@@ -328,6 +345,9 @@ pub fn solve(
             sweeps += 1;
             // Symmetric Gauss–Seidel: forward on odd sweeps, backward on even ones.
             let forward = sweeps % 2 == 1;
+            if forward && sparse.anderson > 0 {
+                pair_start.copy_from_slice(lambda.as_slice());
+            }
             for step in 0..blocks.len() {
                 let c = if forward {
                     step
@@ -356,6 +376,23 @@ pub fn solve(
                 }
             }
             residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
+            // After a pair: Anderson's mixed point, onto the laws, kept if its residual is
+            // lower than the sweeps' own.
+            if !forward
+                && residual > options.tolerance
+                && anderson.mix(&pair_start, lambda.as_slice(), &mut mixed)
+            {
+                super::project_in_place(&mut mixed, blocks);
+                velocity_change(inv, &mixed, &mut wx);
+                let candidate = evaluate(&mixed, &wx, &mut ux, &mut r_vec, &mut scratch_cases);
+                if candidate < residual {
+                    lambda.copy_from_slice(&mixed);
+                    std::mem::swap(&mut w, &mut wx);
+                    std::mem::swap(&mut u, &mut ux);
+                    cases.copy_from_slice(&scratch_cases);
+                    residual = candidate;
+                }
+            }
         }
         if residual <= options.tolerance {
             break;
@@ -397,6 +434,7 @@ pub fn solve(
             velocity_change(inv, &x, &mut wx);
             let polished = evaluate(&x, &wx, &mut ux, &mut r_vec, &mut scratch_cases);
             if polished < residual {
+                anderson.forget();
                 lambda.copy_from_slice(&x);
                 std::mem::swap(&mut w, &mut wx);
                 std::mem::swap(&mut u, &mut ux);
