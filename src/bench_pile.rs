@@ -115,15 +115,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         let list = || value.split(',').map(str::to_string).collect::<Vec<_>>();
         match a.as_str() {
             "--n" => {
-                sizes = value
-                    .split(',')
-                    .map(|s| s.parse().ok().filter(|n| (1..=1000).contains(n)))
-                    .collect::<Option<Vec<usize>>>()
-                    .ok_or_else(|| {
-                        format!(
-                            "--n: whole numbers in [1, 1000] separated by commas, got '{value}'"
-                        )
-                    })?;
+                sizes = crate::cli_args::whole_numbers("--n", value, 1, 1000)?;
             }
             "--steppers" => steppers = list(),
             "--presets" => presets = list(),

@@ -16,6 +16,7 @@ use contactlab::{Error, Simulation, presets};
 mod alloc_count;
 mod bench;
 mod bench_pile;
+mod cli_args;
 mod soak;
 mod solver_compare;
 

@@ -178,26 +178,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     })?;
             }
             "--round-sweeps" => {
-                round_sweeps = value
-                    .split(',')
-                    .map(|s| s.parse().ok().filter(|k| (1..=10_000).contains(k)))
-                    .collect::<Option<Vec<usize>>>()
-                    .ok_or_else(|| {
-                        format!(
-                            "--round-sweeps: whole numbers in [1, 10000] separated by commas, got '{value}'"
-                        )
-                    })?;
+                round_sweeps = crate::cli_args::whole_numbers("--round-sweeps", value, 1, 10_000)?;
             }
             "--anderson" => {
-                depths = value
-                    .split(',')
-                    .map(|s| s.parse().ok().filter(|k| *k <= MAX_DEPTH))
-                    .collect::<Option<Vec<usize>>>()
-                    .ok_or_else(|| {
-                        format!(
-                            "--anderson: history depths in [0, {MAX_DEPTH}] separated by commas, got '{value}'"
-                        )
-                    })?;
+                depths = crate::cli_args::whole_numbers("--anderson", value, 0, MAX_DEPTH)?
             }
             "--dense" => {
                 dense = Some(match value.as_str() {
