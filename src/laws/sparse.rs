@@ -337,6 +337,8 @@ pub fn solve(
     anderson.reset(sparse.anderson, n);
     let history = if sparse.anderson > 0 { n } else { 0 };
     let (mut pair_start, mut mixed) = (vec![0.0; history], vec![0.0; history]);
+    // A pair is whole only if its forward sweep ran since the last Newton–Krylov round.
+    let mut pair_open = false;
     while residual > options.tolerance && sweeps < max_sweeps {
         // A round of sweeps: until the tolerance, the round's length, or the cap.
         let round_end = (sweeps + sparse.round_sweeps.max(1)).min(max_sweeps);
@@ -347,6 +349,7 @@ pub fn solve(
             let forward = sweeps % 2 == 1;
             if forward && sparse.anderson > 0 {
                 pair_start.copy_from_slice(lambda.as_slice());
+                pair_open = true;
             }
             for step in 0..blocks.len() {
                 let c = if forward {
@@ -379,6 +382,7 @@ pub fn solve(
             // After a pair: Anderson's mixed point, onto the laws, kept if its residual is
             // lower than the sweeps' own.
             if !forward
+                && std::mem::take(&mut pair_open)
                 && residual > options.tolerance
                 && anderson.mix(&pair_start, lambda.as_slice(), &mut mixed)
             {
@@ -398,6 +402,7 @@ pub fn solve(
             break;
         }
         if sparse.polish {
+            pair_open = false;
             // Gauss–Seidel settles which contacts are open, stick or slide, then converges
             // linearly, and slowly in a deep pile; semismooth Newton on R(λ) converges fast
             // once those cases hold. A short Newton–Krylov from here (W applied through the
