@@ -628,7 +628,7 @@ thread_local! {
     /// islands of a step (and of every later step) reuse the same buffers instead of
     /// allocating a residual, a Jacobian and an LU per iteration. A stack, not one set, so
     /// that a solve started inside another (block Gauss–Seidel's local solves) takes its own.
-    static NEWTON_SCRATCH: std::cell::RefCell<Vec<NewtonScratch>> =
+    static NEWTON_SCRATCH: crate::linalg::buffers::ScratchPool<NewtonScratch> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -640,12 +640,9 @@ fn newton(
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
 ) -> LawSolution {
-    let mut scratch = NEWTON_SCRATCH
-        .with(|pool| pool.borrow_mut().pop())
-        .unwrap_or_default();
-    let solution = newton_in(w, u_free, blocks, guess, options, &mut scratch);
-    NEWTON_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
-    solution
+    crate::linalg::buffers::with_scratch(&NEWTON_SCRATCH, |s| {
+        newton_in(w, u_free, blocks, guess, options, s)
+    })
 }
 
 /// [`newton`] in the buffers of `s`.

@@ -91,7 +91,7 @@ impl Default for PolyhedralScratch {
 
 thread_local! {
     /// Scratch for [`solve`] (a stack: a solve takes one set and puts it back).
-    static POLYHEDRAL_SCRATCH: std::cell::RefCell<Vec<PolyhedralScratch>> =
+    static POLYHEDRAL_SCRATCH: crate::linalg::buffers::ScratchPool<PolyhedralScratch> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -102,12 +102,7 @@ pub fn solve(
     u_free: &DVector<f64>,
     blocks: &[LawBlock],
 ) -> Option<PolyhedralSolution> {
-    let mut scratch = POLYHEDRAL_SCRATCH
-        .with(|pool| pool.borrow_mut().pop())
-        .unwrap_or_default();
-    let solution = solve_in(w, u_free, blocks, &mut scratch);
-    POLYHEDRAL_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
-    solution
+    crate::linalg::buffers::with_scratch(&POLYHEDRAL_SCRATCH, |s| solve_in(w, u_free, blocks, s))
 }
 
 /// [`solve`] in the buffers of `s`.

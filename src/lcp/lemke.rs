@@ -123,7 +123,7 @@ thread_local! {
     /// Scratch for [`solve_lemke`]: a solve takes one set and puts it back, so that the
     /// polyhedral problems of every step reuse the same tableau (a stack, so that a solve
     /// inside another would take its own).
-    static LEMKE_SCRATCH: std::cell::RefCell<Vec<LemkeScratch>> =
+    static LEMKE_SCRATCH: crate::linalg::buffers::ScratchPool<LemkeScratch> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -134,12 +134,7 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
     if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
         return LcpSolution::checked(lcp, DVector::zeros(n), 0, LEMKE_TOLERANCE);
     }
-    let mut scratch = LEMKE_SCRATCH
-        .with(|pool| pool.borrow_mut().pop())
-        .unwrap_or_default();
-    let solution = solve_in(lcp, &mut scratch);
-    LEMKE_SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
-    solution
+    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| solve_in(lcp, s))
 }
 
 /// [`solve_lemke`] in the buffers of `s`, for a q with a negative entry.

@@ -1,4 +1,4 @@
-//! Reshaping nalgebra vectors and matrices in place without giving up their allocations, for solvers that keep their work buffers from one problem to the next.
+//! Work buffers that outlive one solve: nalgebra vectors and matrices reshaped in place without giving up their allocations, and per-thread pools of a solver's buffer sets.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -19,4 +19,20 @@ pub(crate) fn sized_matrix(m: &mut DMatrix<f64>, rows: usize, cols: usize) {
         data.resize(rows * cols, 0.0);
         *m = DMatrix::from_vec(rows, cols, data);
     }
+}
+
+/// A thread's stack of reusable work buffers for one solver: a solve takes a set (or a new
+/// one), works in it and puts it back, so the islands of every step reuse the same storage.
+/// A stack rather than one set, so that a solve started inside another takes its own.
+pub(crate) type ScratchPool<T> = std::cell::RefCell<Vec<T>>;
+
+/// Runs `work` in a set of buffers taken from `pool` and returns the set afterwards.
+pub(crate) fn with_scratch<T: Default, R>(
+    pool: &'static std::thread::LocalKey<ScratchPool<T>>,
+    work: impl FnOnce(&mut T) -> R,
+) -> R {
+    let mut scratch = pool.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    let result = work(&mut scratch);
+    pool.with(|p| p.borrow_mut().push(scratch));
+    result
 }
