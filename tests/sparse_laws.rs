@@ -256,3 +256,87 @@ fn the_planar_pile_of_100_comes_to_rest_and_stays_under_nsga() {
         sim.deepest_gap()
     );
 }
+
+/// A problem whose whole demand lies below the resolution asked for (a second position
+/// pass over gaps of a few picometres): the sparse and the dense solver stop once every u
+/// is within the resolution, and never leave the laws; without it they solve the same
+/// problem to the tolerance of its own tiny scale.
+#[test]
+fn a_demand_below_the_resolution_is_met_to_the_resolution() {
+    let r = 0.1;
+    let sim = spatial_scene(
+        serde_json::json!([
+            floor(),
+            sphere("a", [0.0, 0.0, r], r, 1.0),
+            sphere("b", [2.0 * r, 0.0, r], r, 2.0),
+            sphere("c", [4.0 * r, 0.0, r], r, 0.5)
+        ]),
+        0.0,
+        0.0,
+    );
+    let system = sim.system();
+    let contacts = detect_contacts(system, &system.q, 1e-6);
+    let refs: Vec<&Contact> = contacts.iter().collect();
+    let laws = Laws {
+        friction: false,
+        resistance: false,
+    };
+    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    // Gaps of −1 to −3 pm, the linearised remainder a first pass leaves.
+    let u_free = DVector::from_fn(problem.rows(), |i, _| -1e-12 * (1.0 + (i % 3) as f64));
+    let w = problem.delassus.dense();
+    let resolution = 5e-15;
+    let strict = NewtonOptions {
+        tolerance: 1e-8,
+        ..NewtonOptions::default()
+    };
+    let resolved = NewtonOptions {
+        resolution,
+        ..strict
+    };
+    let sweeps_only = sparse::SparseOptions {
+        polish: false,
+        ..sparse::SparseOptions::standard(&strict)
+    };
+    let solve_sparse = |options: &NewtonOptions| {
+        sparse::solve(
+            &problem.delassus,
+            &u_free,
+            &problem.blocks,
+            None,
+            options,
+            sweeps_only,
+        )
+    };
+    let (sparse_strict, sparse_resolved) = (solve_sparse(&strict), solve_sparse(&resolved));
+    let dense_strict = solve(&w, &u_free, &problem.blocks, None, &strict);
+    let dense_resolved = solve(&w, &u_free, &problem.blocks, None, &resolved);
+    for (name, s) in [
+        ("sparse", &sparse_strict),
+        ("sparse, resolution", &sparse_resolved),
+        ("dense", &dense_strict),
+        ("dense, resolution", &dense_resolved),
+    ] {
+        assert!(s.converged, "{name}: {s:?}");
+        // The true u of the answer: every gap closed to the resolution, no pull.
+        let u = &u_free + &w * &s.lambda;
+        for b in &problem.blocks {
+            assert!(s.lambda[b.offset] >= 0.0, "{name}: pulls");
+            assert!(u[b.offset] >= -resolution, "{name}: gap {}", u[b.offset]);
+        }
+    }
+    assert!(
+        sparse_resolved.iterations < sparse_strict.iterations,
+        "sweeps: {} with the resolution, {} without",
+        sparse_resolved.iterations,
+        sparse_strict.iterations
+    );
+    // The floor is the impulse that moves the stiffest row by the resolution, over the
+    // tolerance.
+    let largest = (0..problem.rows()).map(|i| w[(i, i)]).fold(0.0, f64::max);
+    assert!(
+        (resolved.scale_floor(largest) - resolution / (1e-8 * largest)).abs()
+            <= 1e-12 * resolution / (1e-8 * largest)
+    );
+    assert_eq!(strict.scale_floor(largest), 0.0);
+}

@@ -192,6 +192,25 @@ pub struct NewtonOptions {
     pub augmentation: f64,
     /// Sweep cap of block Gauss–Seidel on large islands ([`sparse`]).
     pub max_sweeps: usize,
+    /// The least |u| the answer must resolve (m for gaps, m/s for velocities; 0: none). The
+    /// impulse scale is at least resolution / (tolerance · max Wᵢᵢ), so a problem whose
+    /// whole demand lies below it (a re-linearised correction of gaps already within
+    /// rounding) converges once every u is within it, instead of to the tolerance of its
+    /// own tiny scale.
+    pub resolution: f64,
+}
+
+impl NewtonOptions {
+    /// The floor of the impulse scale from [`Self::resolution`], for a problem whose
+    /// largest diagonal entry of W is `largest_diagonal` (an impulse: |R| ≤ tolerance ·
+    /// floor means |u| ≤ resolution wherever Wᵢᵢ ≤ that entry).
+    pub fn scale_floor(&self, largest_diagonal: f64) -> f64 {
+        if self.resolution > 0.0 && largest_diagonal > 0.0 {
+            self.resolution / (self.tolerance * largest_diagonal)
+        } else {
+            0.0
+        }
+    }
 }
 
 impl Default for NewtonOptions {
@@ -201,6 +220,7 @@ impl Default for NewtonOptions {
             max_iterations: 50,
             augmentation: 1.0,
             max_sweeps: 1000,
+            resolution: 0.0,
         }
     }
 }
@@ -681,9 +701,10 @@ fn newton_in(
     // motion as an impulse (|u_free|/Wᵢᵢ) or the multipliers themselves, whichever is larger
     // (with redundant contacts the multipliers can exceed the free motion, and rounding in
     // R = λ − P(λ − r u) is relative to them).
+    let floor = options.scale_floor((0..n).map(|i| w[(i, i)]).fold(0.0, f64::max));
     let free_scale = (0..n)
         .map(|i| (u_free[i] * s.r[i] / options.augmentation).abs())
-        .fold(1e-300f64, f64::max);
+        .fold(floor.max(1e-300), f64::max);
     let scale_of = |lambda: &DVector<f64>| free_scale.max(lambda.amax());
     crate::linalg::buffers::sized_vector(&mut s.lambda, n);
     match guess {
