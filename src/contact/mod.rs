@@ -52,7 +52,7 @@ use nalgebra::DVector;
 use smallvec::{SmallVec, smallvec};
 
 use crate::geometry::broad_phase::{Bounds, candidate_pairs};
-use crate::geometry::{Collider, ContactGeometry, GapKinematics, Side, detect_pair};
+use crate::geometry::{Collider, ContactGeometry, GapKinematics, PairContacts, Side, detect_pair};
 use crate::model::System;
 
 /// Stable identity of a contact: the pair (in scene order) and the feature within it.
@@ -215,12 +215,13 @@ pub fn contact_capacity(system: &System) -> usize {
 pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize, usize) {
     let colliders = colliders(system, q);
     let mut touching: Vec<(usize, usize)> = Vec::new();
+    let mut found = PairContacts::new();
     for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
         if system.jointed(i, j) {
             continue;
         }
-        let found = detect_pair(&colliders[i], &colliders[j], margin).len();
-        touching.extend(std::iter::repeat_n((i, j), found));
+        detect_pair(&colliders[i], &colliders[j], margin, &mut found);
+        touching.extend(std::iter::repeat_n((i, j), found.len()));
     }
     island_census(system, &touching)
 }
@@ -320,11 +321,13 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
     // below moves little (a contact with its rows is over a kilobyte).
     let pairs = candidate_pairs(&bounds(system, &colliders), margin);
     out.reserve(pairs.len());
+    let mut found = PairContacts::new();
     for (i, j) in pairs {
         if system.jointed(i, j) {
             continue;
         }
-        for (side, g) in detect_pair(&colliders[i], &colliders[j], margin) {
+        detect_pair(&colliders[i], &colliders[j], margin, &mut found);
+        for (side, g) in found.drain(..) {
             let (a, b) = match side {
                 Side::First => (i, j),
                 Side::Second => (j, i),

@@ -340,20 +340,22 @@ pub enum Side {
 /// Feature numbers of contacts whose point body is the second of the pair start here.
 pub const SECOND_SIDE_FEATURES: u32 = 1000;
 
-/// Every candidate contact of the pair with gap ≤ `margin`, tagged with which side is A.
+/// What [`detect_pair`] finds for one pair: a pair of round bodies at most one contact,
+/// inline; a box up to its corners (on the heap).
+pub type PairContacts = SmallVec<[(Side, ContactGeometry); 1]>;
+
+/// Every candidate contact of the pair with gap ≤ `margin`, tagged with which side is A,
+/// appended to `out` (cleared first).
 ///
 /// Feature numbers are offset by side (second-as-A features start at 1000) so they stay
-/// unique within the pair. A pair of round bodies finds at most one contact, kept inline
-/// (returned by value, so a larger inline buffer would be copied for every pair).
-pub fn detect_pair(
-    a: &Collider,
-    b: &Collider,
-    margin: f64,
-) -> SmallVec<[(Side, ContactGeometry); 1]> {
-    let mut out = SmallVec::new();
+/// unique within the pair. Each geometry is written once into the caller's buffer: a
+/// geometry is about 200 bytes, and returning it by value through the dispatcher and a
+/// small vector copied it three times per pair (a tenth of a small pile's step).
+pub fn detect_pair(a: &Collider, b: &Collider, margin: f64, out: &mut PairContacts) {
+    out.clear();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
     if reach.is_finite() && (a.position - b.position).length() > reach + margin {
-        return out;
+        return;
     }
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
         let offset = if side == Side::First {
@@ -361,23 +363,20 @@ pub fn detect_pair(
         } else {
             SECOND_SIDE_FEATURES
         };
-        for mut g in detect_directed(p, s, margin, side == Side::First) {
+        let from = out.len();
+        detect_directed(p, s, margin, side, out);
+        for (_, g) in &mut out[from..] {
             g.feature += offset;
-            out.push((side, g));
         }
     }
-    out
 }
 
-/// What one directed test finds: a sphere or disk finds at most one contact (kept inline, so
-/// no allocation in the step loop, and small, so cheap to return); a box finds up to its
-/// corners (on the heap).
-type Found = SmallVec<[ContactGeometry; 1]>;
-
-/// Contacts of A's point features (or A's disk) against B's surface.
-fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Found {
+/// Contacts of A's point features (or A's disk) against B's surface, appended to `out` as
+/// `side`'s.
+fn detect_directed(a: &Collider, b: &Collider, margin: f64, side: Side, out: &mut PairContacts) {
+    let first = side == Side::First;
     if let Some(found) = detect_beam(a, b, margin) {
-        return Found::from_vec(found);
+        return many(out, side, found);
     }
     let points = a.point_features();
     let disk_radius = match a.shape {
@@ -387,94 +386,122 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, first: bool) -> Foun
     match b.shape {
         Shape::HalfPlane => {
             if !points.is_empty() {
-                Found::from_vec(box_plane::points_on_plane(a.pose, &points, b.pose, margin))
+                many(
+                    out,
+                    side,
+                    box_plane::points_on_plane(a.pose, &points, b.pose, margin),
+                )
             } else if let Some(r) = disk_radius {
-                disk_plane::disk_on_plane(r, a.pose, b.pose, margin)
-                    .into_iter()
-                    .collect()
-            } else {
-                Found::new()
+                one(
+                    out,
+                    side,
+                    disk_plane::disk_on_plane(r, a.pose, b.pose, margin),
+                )
             }
         }
         Shape::Box { half_extents } => {
             if !points.is_empty() {
-                Found::from_vec(box_box::points_on_box(
-                    a.pose,
-                    &points,
-                    b.pose,
-                    *half_extents,
-                    margin,
-                ))
+                many(
+                    out,
+                    side,
+                    box_box::points_on_box(a.pose, &points, b.pose, *half_extents, margin),
+                )
             } else if let Some(r) = disk_radius {
-                box_box::disk_on_box(r, a.pose, b.pose, *half_extents, margin)
-                    .into_iter()
-                    .collect()
-            } else {
-                Found::new()
+                one(
+                    out,
+                    side,
+                    box_box::disk_on_box(r, a.pose, b.pose, *half_extents, margin),
+                )
             }
         }
         Shape::Plane => match a.shape {
-            Shape::Sphere { radius } => sphere_plane::sphere_on_plane(
-                *radius,
-                a.position,
-                b.position,
-                b.orientation,
-                margin,
-            )
-            .into_iter()
-            .collect(),
-            _ => Found::from_vec(cuboid_plane::points_on_plane(
-                (a.position, a.orientation),
-                &a.point_features3(),
-                (b.position, b.orientation),
-                margin,
-            )),
+            Shape::Sphere { radius } => one(
+                out,
+                side,
+                sphere_plane::sphere_on_plane(
+                    *radius,
+                    a.position,
+                    b.position,
+                    b.orientation,
+                    margin,
+                ),
+            ),
+            _ => many(
+                out,
+                side,
+                cuboid_plane::points_on_plane(
+                    (a.position, a.orientation),
+                    &a.point_features3(),
+                    (b.position, b.orientation),
+                    margin,
+                ),
+            ),
         },
         Shape::Sphere { radius: rb } => match a.shape {
             // A sphere pair is symmetric: report it once, from the first collider's side.
-            Shape::Sphere { radius: ra } if first => {
-                sphere_sphere::sphere_on_sphere(*ra, a.position, *rb, b.position, margin)
-                    .into_iter()
-                    .collect()
-            }
-            Shape::Sphere { .. } => Found::new(),
-            _ => Found::from_vec(sphere_cuboid::points_on_sphere(
-                (a.position, a.orientation),
-                &a.point_features3(),
-                *rb,
-                b.position,
-                margin,
-            )),
+            Shape::Sphere { radius: ra } if first => one(
+                out,
+                side,
+                sphere_sphere::sphere_on_sphere(*ra, a.position, *rb, b.position, margin),
+            ),
+            Shape::Sphere { .. } => {}
+            _ => many(
+                out,
+                side,
+                sphere_cuboid::points_on_sphere(
+                    (a.position, a.orientation),
+                    &a.point_features3(),
+                    *rb,
+                    b.position,
+                    margin,
+                ),
+            ),
         },
         Shape::Cuboid { half_extents } => match a.shape {
-            Shape::Sphere { radius } => sphere_cuboid::sphere_on_cuboid(
-                *radius,
-                a.position,
-                (b.position, b.orientation),
-                *half_extents,
-                margin,
-            )
-            .into_iter()
-            .collect(),
-            _ => Found::from_vec(cuboid_cuboid::points_on_cuboid(
-                (a.position, a.orientation),
-                &a.point_features3(),
-                (b.position, b.orientation),
-                *half_extents,
-                margin,
-            )),
+            Shape::Sphere { radius } => one(
+                out,
+                side,
+                sphere_cuboid::sphere_on_cuboid(
+                    *radius,
+                    a.position,
+                    (b.position, b.orientation),
+                    *half_extents,
+                    margin,
+                ),
+            ),
+            _ => many(
+                out,
+                side,
+                cuboid_cuboid::points_on_cuboid(
+                    (a.position, a.orientation),
+                    &a.point_features3(),
+                    (b.position, b.orientation),
+                    *half_extents,
+                    margin,
+                ),
+            ),
         },
-        Shape::Beam { .. } | Shape::SpatialBeam { .. } => Found::new(),
+        Shape::Beam { .. } | Shape::SpatialBeam { .. } => {}
         Shape::Disk { radius: rb } => match disk_radius {
             // A disk pair is symmetric: report it once, from the first collider's side.
-            Some(ra) if points.is_empty() && first => {
-                disk_disk::disk_on_disk(ra, a.pose, *rb, b.pose, margin)
-                    .into_iter()
-                    .collect()
-            }
-            _ => Found::new(),
+            Some(ra) if points.is_empty() && first => one(
+                out,
+                side,
+                disk_disk::disk_on_disk(ra, a.pose, *rb, b.pose, margin),
+            ),
+            _ => {}
         },
     }
+}
+
+/// Appends the contact of a test that finds at most one (a round body).
+fn one(out: &mut PairContacts, side: Side, found: Option<ContactGeometry>) {
+    out.extend(found.map(|g| (side, g)));
+}
+
+/// Appends the contacts of a test that finds several (a box's corners, a beam's nodes).
+fn many(out: &mut PairContacts, side: Side, found: Vec<ContactGeometry>) {
+    out.extend(found.into_iter().map(|g| (side, g)));
 }
 
 /// A beam's pairs (its nodes on a half-plane or plane; a disk or sphere on it), None when
