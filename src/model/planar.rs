@@ -75,9 +75,7 @@ impl BodyModel for PlanarRigid {
     }
     /// The in-plane components: x, y of the linear part and z of the angular part.
     fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
-        out.push((0, linear.x));
-        out.push((1, linear.y));
-        out.push((2, angular.z));
+        out.extend_from_slice(&[(0, linear.x), (1, linear.y), (2, angular.z)]);
     }
     fn add_forces(&self, _q: &[f64], _v: &[f64], gravity: DVec3, f: &mut [f64]) {
         f[0] += self.mass * gravity.x;

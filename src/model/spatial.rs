@@ -94,12 +94,15 @@ impl BodyModel for SpatialRigid {
         (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
     }
     fn jacobian(&self, linear: DVec3, angular: DVec3, out: &mut RowEntries) {
-        for k in 0..3 {
-            out.push((k, linear[k]));
-        }
-        for k in 0..3 {
-            out.push((3 + k, angular[k]));
-        }
+        // One reservation for the six entries (six pushes check the capacity six times).
+        out.extend_from_slice(&[
+            (0, linear.x),
+            (1, linear.y),
+            (2, linear.z),
+            (3, angular.x),
+            (4, angular.y),
+            (5, angular.z),
+        ]);
     }
     fn forces_depend_on_state(&self) -> bool {
         true
