@@ -54,8 +54,18 @@ pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
 /// [`candidate_pairs`], testing every pair directly up to `all_pairs_up_to` bounded bodies
 /// and by the grid above (the tests drive each path on the same bodies).
 fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usize, usize)> {
-    let (bounded, unbounded): (Vec<usize>, Vec<usize>) =
-        (0..bodies.len()).partition(|&i| bodies[i].radius.is_finite());
+    // Sized once (a partition grows both lists as it goes).
+    let (mut bounded, mut unbounded) = (
+        Vec::with_capacity(bodies.len()),
+        Vec::with_capacity(bodies.len()),
+    );
+    for (i, b) in bodies.iter().enumerate() {
+        if b.radius.is_finite() {
+            bounded.push(i);
+        } else {
+            unbounded.push(i);
+        }
+    }
     // Room for a packed pile's pairs (a sphere touches up to twelve, each pair kept once)
     // and every plane against every body, so that the list is not regrown as it fills.
     let mut pairs = Vec::with_capacity(6 * bounded.len() + unbounded.len() * bodies.len());

@@ -99,6 +99,8 @@ pub(crate) fn solve_impulses<'a>(
     let (material, options, warm) = (settings.material, settings.newton, settings.warm);
     let mut dv = DVector::zeros(system.dofs());
     let mut solved = Vec::new();
+    // The free relative velocities and the warm start, one buffer each for every island.
+    let (mut u_free, mut guess) = (DVector::zeros(0), DVector::zeros(0));
     for group in islands(system.mass(), &contacts).iter() {
         let members: Vec<&Contact> = group.iter().map(|&k| contacts[k]).collect();
         let problem = assemble(
@@ -110,9 +112,9 @@ pub(crate) fn solve_impulses<'a>(
                 resistance: true,
             },
         );
-        let mut u_free = problem.relative(v_free);
+        problem.relative_into(v_free, &mut u_free);
         let approach: Vec<f64> = members.iter().map(|c| c.normal_row.dot(v_before)).collect();
-        let mut guess = DVector::zeros(u_free.len());
+        crate::linalg::buffers::zeroed_vector(&mut guess, u_free.len());
         let use_warm = settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
         for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
             if b.bilateral {

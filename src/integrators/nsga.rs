@@ -683,6 +683,8 @@ impl Stepper for NsgaStepper {
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         self.next_position.clear();
+        // The free gaps and the warm start, one buffer each for every island and pass.
+        let (mut u_free_buffer, mut guess_buffer) = (DVector::zeros(0), DVector::zeros(0));
         for pass in 0..POSITION_PASSES {
             if contacts.iter().all(position_done) {
                 break;
@@ -708,7 +710,7 @@ impl Stepper for NsgaStepper {
                 let lagged = (pass == 0 && !friction_fits)
                     .then(|| lagged_law_displacement(system, &members, &self.held, h))
                     .flatten();
-                let correct = |friction: bool| -> Option<_> {
+                let mut correct = |friction: bool| -> Option<_> {
                     let which = Laws {
                         friction,
                         resistance: false,
@@ -726,11 +728,12 @@ impl Stepper for NsgaStepper {
                     let problem = assemble(system.mass(), &members, &material, which);
                     // u = (gap, tangential displacement) that the correction U = M⁻¹ G_pᵀ ν
                     // produces.
-                    let mut u_free = DVector::zeros(problem.rows());
+                    let (u_free, guess) = (&mut u_free_buffer, &mut guess_buffer);
+                    crate::linalg::buffers::zeroed_vector(u_free, problem.rows());
                     // Large islands start from the last step's first correction; small
                     // ones from zero (dense Newton does not need it).
                     let large = problem.rows() > laws::assembly::DENSE_ROWS && pass == 0;
-                    let mut guess = DVector::zeros(problem.rows());
+                    crate::linalg::buffers::zeroed_vector(guess, problem.rows());
                     for (c, b) in members.iter().zip(&problem.blocks) {
                         u_free[b.offset] = match &lagged {
                             Some(u) => c.gap + c.normal_row.dot(u),
@@ -763,8 +766,8 @@ impl Stepper for NsgaStepper {
                     }
                     let solution = problem.solve(
                         laws::LawSolver::Newton,
-                        &u_free,
-                        large.then_some(&guess),
+                        u_free,
+                        large.then_some(guess),
                         &NewtonOptions {
                             resolution: POSITION_RESOLUTION,
                             ..self.settings.newton

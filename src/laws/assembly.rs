@@ -177,10 +177,17 @@ impl Assembled {
 
     /// G x for a generalized vector x (the relative quantities in stacked order).
     pub fn relative(&self, x: &DVector<f64>) -> DVector<f64> {
-        DVector::from_iterator(
-            self.delassus.rows().len(),
-            self.delassus.rows().iter().map(|r| r.dot(x)),
-        )
+        let mut out = DVector::zeros(0);
+        self.relative_into(x, &mut out);
+        out
+    }
+
+    /// [`Self::relative`] into `out`, resized (its storage kept when large enough).
+    pub fn relative_into(&self, x: &DVector<f64>, out: &mut DVector<f64>) {
+        crate::linalg::buffers::sized_vector(out, self.rows());
+        for (o, r) in out.iter_mut().zip(self.delassus.rows()) {
+            *o = r.dot(x);
+        }
     }
 }
 

@@ -11,6 +11,12 @@ pub(crate) fn sized_vector(v: &mut DVector<f64>, n: usize) {
     }
 }
 
+/// Makes `v` of length `n`, all zeros, reusing its allocation when it can.
+pub(crate) fn zeroed_vector(v: &mut DVector<f64>, n: usize) {
+    sized_vector(v, n);
+    v.fill(0.0);
+}
+
 /// Makes `m` of shape `rows × cols` (contents unspecified), reusing its allocation when it
 /// can.
 pub(crate) fn sized_matrix(m: &mut DMatrix<f64>, rows: usize, cols: usize) {
