@@ -12,7 +12,7 @@ use crate::model::BlockDiagonalMass;
 const LISTED_ROWS: usize = 16;
 
 /// Rows J and the matching M⁻¹ Jᵀ columns, ready for W products.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Delassus {
     rows: Vec<JacobianRow>,
     inverse_mass_rows: Vec<JacobianRow>,
@@ -23,19 +23,36 @@ pub struct Delassus {
 impl Delassus {
     /// Prepares W for the given rows; O(rows) work, W itself is not formed.
     pub fn new(mass: &BlockDiagonalMass, rows: Vec<JacobianRow>) -> Self {
-        let inverse_mass_rows: Vec<JacobianRow> =
-            rows.iter().map(|r| mass.inverse_times_row(r)).collect();
-        let diagonal = rows
-            .iter()
-            .zip(&inverse_mass_rows)
-            .map(|(r, m)| r.dot_sorted_row(m))
-            .collect();
-        Self {
+        let mut delassus = Self {
             rows,
-            inverse_mass_rows,
-            diagonal,
-            dofs: mass.dofs(),
-        }
+            ..Self::default()
+        };
+        delassus.refill(mass);
+        delassus
+    }
+
+    /// Prepares W again, in this one's storage, for rows that `write` appends to the
+    /// emptied row list: a solver that assembles an island every step then allocates
+    /// nothing for it once the storage has grown.
+    pub fn reuse(&mut self, mass: &BlockDiagonalMass, write: impl FnOnce(&mut Vec<JacobianRow>)) {
+        self.rows.clear();
+        write(&mut self.rows);
+        self.refill(mass);
+    }
+
+    /// M⁻¹ Jᵀ and the diagonal from the current rows.
+    fn refill(&mut self, mass: &BlockDiagonalMass) {
+        self.inverse_mass_rows.clear();
+        self.inverse_mass_rows
+            .extend(self.rows.iter().map(|r| mass.inverse_times_row(r)));
+        self.diagonal.clear();
+        self.diagonal.extend(
+            self.rows
+                .iter()
+                .zip(&self.inverse_mass_rows)
+                .map(|(r, m)| r.dot_sorted_row(m)),
+        );
+        self.dofs = mass.dofs();
     }
 
     /// The rows J.
@@ -58,13 +75,24 @@ impl Delassus {
     /// the same W bit for bit (for finite rows: a non-finite state is an error before any
     /// solve).
     pub fn dense(&self) -> DMatrix<f64> {
+        let mut w = DMatrix::zeros(0, 0);
+        self.dense_into(&mut w);
+        w
+    }
+
+    /// [`Self::dense`] into `w`, reshaped (its storage kept when large enough).
+    pub fn dense_into(&self, w: &mut DMatrix<f64>) {
         let n = self.rows.len();
+        crate::linalg::buffers::sized_matrix(w, n, n);
         if n <= LISTED_ROWS {
-            return DMatrix::from_fn(n, n, |i, j| {
-                self.rows[i].dot_sorted_row(&self.inverse_mass_rows[j])
-            });
+            for j in 0..n {
+                for i in 0..n {
+                    w[(i, j)] = self.rows[i].dot_sorted_row(&self.inverse_mass_rows[j]);
+                }
+            }
+            return;
         }
-        let mut w = DMatrix::zeros(n, n);
+        w.fill(0.0);
         let mut scattered = vec![0.0; self.dofs];
         let (start, rows_at) = self.rows_at_each_index();
         let mut done_for = vec![usize::MAX; n];
@@ -89,7 +117,6 @@ impl Delassus {
                 scattered[k] = 0.0;
             }
         }
-        w
     }
 
     /// (start, rows_at): the rows with an entry at generalized-velocity index k are

@@ -103,8 +103,10 @@ impl Assembled {
         if self.rows() > DENSE_ROWS {
             self.solve_sparse(u_free, guess, options)
         } else {
-            let w = self.delassus.dense();
-            super::solve_with(solver, &w, u_free, &self.blocks, guess, options)
+            crate::linalg::buffers::with_scratch(&DENSE_W, |w| {
+                self.delassus.dense_into(w);
+                super::solve_with(solver, w, u_free, &self.blocks, guess, options)
+            })
         }
     }
 
@@ -235,38 +237,74 @@ pub fn stacked_rows(contacts: &[&Contact], material: &ContactMaterial, laws: Law
         .sum()
 }
 
-/// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients.
+/// Stacks `contacts` (normal, then the laws asked for) with the material's coefficients,
+/// in the storage of a problem dropped earlier on this thread when there is one.
 pub fn assemble(
     mass: &BlockDiagonalMass,
     contacts: &[&Contact],
     material: &ContactMaterial,
     laws: Laws,
 ) -> Assembled {
-    let mut rows: Vec<JacobianRow> = Vec::with_capacity(stacked_rows(contacts, material, laws));
-    let mut blocks = Vec::with_capacity(contacts.len());
-    for c in contacts {
-        let offset = rows.len();
-        let (tangents, rolling, spin) = law_rows(c, material, laws);
-        rows.push(without_zeros(&c.normal_row));
-        rows.extend(c.tangent_rows[..tangents].iter().map(without_zeros));
-        rows.extend(c.rolling_rows[..rolling].iter().map(without_zeros));
-        if spin == 1 {
-            rows.extend(c.spin_row.iter().map(without_zeros));
+    let (mut delassus, mut blocks) = SPARE_STORAGE
+        .with(|spare| spare.borrow_mut().pop())
+        .unwrap_or_default();
+    blocks.clear();
+    delassus.reuse(mass, |rows| {
+        rows.reserve(stacked_rows(contacts, material, laws));
+        for c in contacts {
+            let offset = rows.len();
+            let (tangents, rolling, spin) = law_rows(c, material, laws);
+            rows.push(without_zeros(&c.normal_row));
+            rows.extend(c.tangent_rows[..tangents].iter().map(without_zeros));
+            rows.extend(c.rolling_rows[..rolling].iter().map(without_zeros));
+            if spin == 1 {
+                rows.extend(c.spin_row.iter().map(without_zeros));
+            }
+            blocks.push(LawBlock {
+                offset,
+                tangents,
+                rolling,
+                spin,
+                friction: material.friction,
+                rolling_resistance: material.rolling_resistance,
+                spinning_resistance: material.spinning_resistance,
+                bilateral: c.bilateral,
+            });
         }
-        blocks.push(LawBlock {
-            offset,
-            tangents,
-            rolling,
-            spin,
-            friction: material.friction,
-            rolling_resistance: material.rolling_resistance,
-            spinning_resistance: material.spinning_resistance,
-            bilateral: c.bilateral,
+    });
+    Assembled { delassus, blocks }
+}
+
+/// The storage of problems dropped on this thread, for [`assemble`] to fill again: every
+/// step assembles each island anew, and the rows, M⁻¹ Gᵀ, W's diagonal and the blocks were
+/// four allocations per island and level. At most [`SPARE_LIMIT`] sets are kept.
+type SpareStorage = std::cell::RefCell<Vec<(Delassus, Vec<LawBlock>)>>;
+
+thread_local! {
+    /// The dense W of the small islands, one matrix reused by each.
+    static DENSE_W: crate::linalg::buffers::ScratchPool<nalgebra::DMatrix<f64>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    static SPARE_STORAGE: SpareStorage = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets of storage kept for reuse: as many islands as a step holds at once (a step keeps
+/// its velocity-level islands until it reports them).
+const SPARE_LIMIT: usize = 64;
+
+impl Drop for Assembled {
+    fn drop(&mut self) {
+        let storage = (
+            std::mem::take(&mut self.delassus),
+            std::mem::take(&mut self.blocks),
+        );
+        // During the thread's teardown the pool may already be gone; the storage is then
+        // simply freed.
+        let _ = SPARE_STORAGE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_LIMIT {
+                spare.push(storage);
+            }
         });
-    }
-    Assembled {
-        delassus: Delassus::new(mass, rows),
-        blocks,
     }
 }
 
