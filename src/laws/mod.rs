@@ -245,6 +245,49 @@ pub struct LawSolution {
     pub method: LawMethod,
 }
 
+/// The storage of solutions dropped on this thread (λ, u, the cases), for the next
+/// solutions to be copied into: the small islands' solver copies its answer out of its
+/// kept buffers, three allocations per island and level otherwise. At most
+/// [`SPARE_SOLUTIONS`] sets are kept.
+type SpareSolutions = std::cell::RefCell<Vec<(DVector<f64>, DVector<f64>, Vec<LawCases>)>>;
+
+thread_local! {
+    static SPARE_SOLUTION_STORAGE: SpareSolutions = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets of solution storage kept for reuse (a step keeps its velocity-level islands'
+/// solutions until it reports them).
+const SPARE_SOLUTIONS: usize = 64;
+
+impl LawSolution {
+    /// Empty storage for a solution: a dropped one's when there is one.
+    fn spare_storage() -> (DVector<f64>, DVector<f64>, Vec<LawCases>) {
+        let (lambda, u, mut cases) = SPARE_SOLUTION_STORAGE
+            .with(|spare| spare.borrow_mut().pop())
+            .unwrap_or_else(|| (DVector::zeros(0), DVector::zeros(0), Vec::new()));
+        cases.clear();
+        (lambda, u, cases)
+    }
+}
+
+impl Drop for LawSolution {
+    fn drop(&mut self) {
+        let storage = (
+            std::mem::replace(&mut self.lambda, DVector::zeros(0)),
+            std::mem::replace(&mut self.u, DVector::zeros(0)),
+            std::mem::take(&mut self.cases),
+        );
+        // During the thread's teardown the pool may already be gone; the storage is then
+        // simply freed.
+        let _ = SPARE_SOLUTION_STORAGE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_SOLUTIONS {
+                spare.push(storage);
+            }
+        });
+    }
+}
+
 /// The residual R(λ), its generalized Jacobian, the cases and u = u_free + W λ at one λ, in
 /// buffers kept between Newton iterations.
 #[derive(Debug)]
@@ -411,10 +454,11 @@ pub fn solve(
                     own
                 }
             }
-            None => LawSolution {
-                method: LawMethod::Failed,
-                ..first
-            },
+            None => {
+                let mut failed = first;
+                failed.method = LawMethod::Failed;
+                failed
+            }
         }
     };
     inside_laws(best, w, u_free, blocks)
@@ -769,13 +813,23 @@ fn newton_in(
         scale = scale_of(&s.lambda);
     }
     let converged = norm <= options.tolerance * scale && s.lambda.iter().all(|x| x.is_finite());
+    let (mut lambda, mut u, mut cases) = LawSolution::spare_storage();
+    copy_vector(&mut lambda, &s.lambda);
+    copy_vector(&mut u, &s.current.u);
+    cases.extend_from_slice(&s.current.cases);
     LawSolution {
-        lambda: s.lambda.clone(),
-        u: s.current.u.clone(),
-        cases: s.current.cases.clone(),
+        lambda,
+        u,
+        cases,
         iterations,
         residual: norm / scale,
         converged,
         method: LawMethod::Newton,
     }
+}
+
+/// `to` made a copy of `from`, its storage kept when large enough.
+fn copy_vector(to: &mut DVector<f64>, from: &DVector<f64>) {
+    crate::linalg::buffers::sized_vector(to, from.len());
+    to.copy_from(from);
 }

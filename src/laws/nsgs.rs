@@ -103,9 +103,7 @@ pub fn solve(
             break;
         }
     }
-    LawSolution {
-        iterations,
-        method: LawMethod::Nsgs,
-        ..best
-    }
+    best.iterations = iterations;
+    best.method = LawMethod::Nsgs;
+    best
 }
