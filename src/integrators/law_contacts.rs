@@ -156,8 +156,9 @@ pub(crate) fn report_contacts(
     h: f64,
     impact_velocity: f64,
 ) -> Vec<ContactReport> {
-    // Where each solved contact sits: (island, index in it), found in O(log n).
-    let place: std::collections::BTreeMap<crate::contact::ContactKey, (usize, usize)> = solved
+    // Where each solved contact sits: (island, index in it), sorted by key and found in
+    // O(log n) (one vector, where a map allocated a node per eleven contacts).
+    let mut place: Vec<(crate::contact::ContactKey, (usize, usize))> = solved
         .iter()
         .enumerate()
         .flat_map(|(i, s)| {
@@ -167,6 +168,7 @@ pub(crate) fn report_contacts(
                 .map(move |(k, c)| (c.key, (i, k)))
         })
         .collect();
+    place.sort_unstable_by_key(|&(key, _)| key);
     contacts
         .iter()
         .filter(|c| !c.bilateral)
@@ -183,9 +185,10 @@ pub(crate) fn report_contacts(
                 direction: c.normal.to_array(),
                 laws: None,
             };
-            let Some(&(island, k)) = place.get(&c.key) else {
+            let Ok(at) = place.binary_search_by_key(&c.key, |&(key, _)| key) else {
                 return out;
             };
+            let (island, k) = place[at].1;
             let s = &solved[island];
             let b = &s.problem.blocks[k];
             let p = s.solution.lambda[b.offset];
