@@ -245,9 +245,7 @@ pub fn assemble(
     material: &ContactMaterial,
     laws: Laws,
 ) -> Assembled {
-    let (mut delassus, mut blocks) = SPARE_STORAGE
-        .with(|spare| spare.borrow_mut().pop())
-        .unwrap_or_default();
+    let (mut delassus, mut blocks) = crate::linalg::buffers::take_spare(&SPARE_STORAGE);
     blocks.clear();
     delassus.reuse(mass, |rows| {
         rows.reserve(stacked_rows(contacts, material, laws));
@@ -278,7 +276,7 @@ pub fn assemble(
 /// The storage of problems dropped on this thread, for [`assemble`] to fill again: every
 /// step assembles each island anew, and the rows, M⁻¹ Gᵀ, W's diagonal and the blocks were
 /// four allocations per island and level. At most [`SPARE_LIMIT`] sets are kept.
-type SpareStorage = std::cell::RefCell<Vec<(Delassus, Vec<LawBlock>)>>;
+type SpareStorage = crate::linalg::buffers::ScratchPool<(Delassus, Vec<LawBlock>)>;
 
 thread_local! {
     /// The dense W of the small islands, one matrix reused by each.
@@ -297,14 +295,7 @@ impl Drop for Assembled {
             std::mem::take(&mut self.delassus),
             std::mem::take(&mut self.blocks),
         );
-        // During the thread's teardown the pool may already be gone; the storage is then
-        // simply freed.
-        let _ = SPARE_STORAGE.try_with(|spare| {
-            let mut spare = spare.borrow_mut();
-            if spare.len() < SPARE_LIMIT {
-                spare.push(storage);
-            }
-        });
+        crate::linalg::buffers::give_back(&SPARE_STORAGE, storage, SPARE_LIMIT);
     }
 }
 

@@ -249,7 +249,16 @@ pub struct LawSolution {
 /// solutions to be copied into: the small islands' solver copies its answer out of its
 /// kept buffers, three allocations per island and level otherwise. At most
 /// [`SPARE_SOLUTIONS`] sets are kept.
-type SpareSolutions = std::cell::RefCell<Vec<(DVector<f64>, DVector<f64>, Vec<LawCases>)>>;
+type SpareSolutions = crate::linalg::buffers::ScratchPool<SolutionStorage>;
+
+/// λ, u and the cases of a dropped solution.
+struct SolutionStorage(DVector<f64>, DVector<f64>, Vec<LawCases>);
+
+impl Default for SolutionStorage {
+    fn default() -> Self {
+        Self(DVector::zeros(0), DVector::zeros(0), Vec::new())
+    }
+}
 
 thread_local! {
     static SPARE_SOLUTION_STORAGE: SpareSolutions = const { std::cell::RefCell::new(Vec::new()) };
@@ -262,9 +271,8 @@ const SPARE_SOLUTIONS: usize = 64;
 impl LawSolution {
     /// Empty storage for a solution: a dropped one's when there is one.
     fn spare_storage() -> (DVector<f64>, DVector<f64>, Vec<LawCases>) {
-        let (lambda, u, mut cases) = SPARE_SOLUTION_STORAGE
-            .with(|spare| spare.borrow_mut().pop())
-            .unwrap_or_else(|| (DVector::zeros(0), DVector::zeros(0), Vec::new()));
+        let SolutionStorage(lambda, u, mut cases) =
+            crate::linalg::buffers::take_spare(&SPARE_SOLUTION_STORAGE);
         cases.clear();
         (lambda, u, cases)
     }
@@ -272,19 +280,12 @@ impl LawSolution {
 
 impl Drop for LawSolution {
     fn drop(&mut self) {
-        let storage = (
+        let storage = SolutionStorage(
             std::mem::replace(&mut self.lambda, DVector::zeros(0)),
             std::mem::replace(&mut self.u, DVector::zeros(0)),
             std::mem::take(&mut self.cases),
         );
-        // During the thread's teardown the pool may already be gone; the storage is then
-        // simply freed.
-        let _ = SPARE_SOLUTION_STORAGE.try_with(|spare| {
-            let mut spare = spare.borrow_mut();
-            if spare.len() < SPARE_SOLUTIONS {
-                spare.push(storage);
-            }
-        });
+        crate::linalg::buffers::give_back(&SPARE_SOLUTION_STORAGE, storage, SPARE_SOLUTIONS);
     }
 }
 

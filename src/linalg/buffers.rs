@@ -37,8 +37,29 @@ pub(crate) fn with_scratch<T: Default, R>(
     pool: &'static std::thread::LocalKey<ScratchPool<T>>,
     work: impl FnOnce(&mut T) -> R,
 ) -> R {
-    let mut scratch = pool.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    let mut scratch = take_spare(pool);
     let result = work(&mut scratch);
     pool.with(|p| p.borrow_mut().push(scratch));
     result
+}
+
+/// A set of storage from `pool` (one given back earlier on this thread), or a new one.
+pub(crate) fn take_spare<T: Default>(pool: &'static std::thread::LocalKey<ScratchPool<T>>) -> T {
+    pool.with(|p| p.borrow_mut().pop()).unwrap_or_default()
+}
+
+/// Gives `storage` back to `pool` for [`take_spare`], while the pool holds fewer than
+/// `limit` sets (a value's `Drop` can hand its storage on this way). During the thread's
+/// teardown the pool may already be gone; the storage is then simply freed.
+pub(crate) fn give_back<T>(
+    pool: &'static std::thread::LocalKey<ScratchPool<T>>,
+    storage: T,
+    limit: usize,
+) {
+    let _ = pool.try_with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < limit {
+            p.push(storage);
+        }
+    });
 }
