@@ -201,12 +201,17 @@ pub struct NewtonOptions {
 }
 
 impl NewtonOptions {
-    /// The floor of the impulse scale from [`Self::resolution`], for a problem whose
-    /// largest diagonal entry of W is `largest_diagonal` (an impulse: |R| ≤ tolerance ·
-    /// floor means |u| ≤ resolution wherever Wᵢᵢ ≤ that entry).
-    pub fn scale_floor(&self, largest_diagonal: f64) -> f64 {
-        if self.resolution > 0.0 && largest_diagonal > 0.0 {
-            self.resolution / (self.tolerance * largest_diagonal)
+    /// The floor of the impulse scale from [`Self::resolution`], for a problem whose W has
+    /// the diagonal `diagonal` (an impulse: |R| ≤ tolerance · floor means |u| ≤ resolution
+    /// on every row, since Wᵢᵢ ≤ max Wᵢᵢ). The diagonal is read only when a resolution is
+    /// asked for.
+    pub fn scale_floor(&self, diagonal: impl Iterator<Item = f64>) -> f64 {
+        if self.resolution <= 0.0 {
+            return 0.0;
+        }
+        let largest = diagonal.fold(0.0, f64::max);
+        if largest > 0.0 {
+            self.resolution / (self.tolerance * largest)
         } else {
             0.0
         }
@@ -746,7 +751,7 @@ fn newton_in(
     // motion as an impulse (|u_free|/Wᵢᵢ) or the multipliers themselves, whichever is larger
     // (with redundant contacts the multipliers can exceed the free motion, and rounding in
     // R = λ − P(λ − r u) is relative to them).
-    let floor = options.scale_floor((0..n).map(|i| w[(i, i)]).fold(0.0, f64::max));
+    let floor = options.scale_floor((0..n).map(|i| w[(i, i)]));
     let free_scale = (0..n)
         .map(|i| (u_free[i] * s.r[i] / options.augmentation).abs())
         .fold(floor.max(1e-300), f64::max);

@@ -275,10 +275,8 @@ pub fn solve(
     // when it approaches (u_free,N < 0): a large island holds many contacts open by up to
     // the margin, and their gaps must not set the scale against which a millimicron
     // penetration is judged.
-    let largest_diagonal = (0..n)
-        .map(|i| crate::lcp::DelassusOperator::diagonal(delassus, i))
-        .fold(0.0, f64::max);
-    let mut free_scale = options.scale_floor(largest_diagonal).max(1e-300);
+    let diagonal = (0..n).map(|i| crate::lcp::DelassusOperator::diagonal(delassus, i));
+    let mut free_scale = options.scale_floor(diagonal).max(1e-300);
     for (b, local) in blocks.iter().zip(&locals) {
         for k in 0..block_len(b) {
             free_scale = free_scale.max(b.asked(u_free, k) * local.r[k] / options.augmentation);
