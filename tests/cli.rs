@@ -201,11 +201,11 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // layers part.
     assert!(count >= 2, "{head}");
     for (factor, round) in [
-        ("0", "20/20/20,50"),
-        ("10", "20/20/20,50"),
-        ("10", "20/20/20,7"),
-        ("10", "20/20/20,50 (Anderson 8)"),
-        ("0", "20/20/20,7 (Anderson 8)"),
+        ("0", "10/10/10,50"),
+        ("10", "10/10/10,50"),
+        ("10", "10/10/10,7"),
+        ("10", "10/10/10,50 (Anderson 8)"),
+        ("0", "10/10/10,7 (Anderson 8)"),
         ("dense Newton", "—,—"),
     ] {
         let columns = round.replace(',', " | ");

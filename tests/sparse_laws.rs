@@ -225,13 +225,15 @@ fn a_pile_settles_without_penetration_under_nsga() {
 /// target: every speed at most 1e-6 m/s) and stays where it is: its large island's position
 /// level is corrected by normal multipliers from positions moved by the last step's friction
 /// forces, so a disk held by friction does not creep. (Without those forces, a coordinate
-/// moved by 0.08 in the same half second, and the pile was moving again at 4 s.) By 2 s its
-/// speeds are below 1e-7 m/s; the last 0.5 s of 3 s must move no coordinate by more than
-/// 1e-6 (m or rad).
+/// moved by 0.08 in the half second before 3 s, and the pile was moving again at 4 s.) Over
+/// the 1000 steps: the last 0.5 s (120 steps) must move no coordinate by more than
+/// 1e-6 (m or rad), and every speed at the end must be at most 1e-6. When the pile settles
+/// depends on its trajectory, which any change of the solver's path moves: with the
+/// Newton–Krylov rounds of 20 × 20 iterations it was still by 2.5 s, with 10 × 10 by 3.5 s.
 #[test]
 fn the_planar_pile_of_100_comes_to_rest_and_stays_under_nsga() {
     let mut sim = Simulation::from_preset("pile-2d", &[("N".into(), 100.0)]).unwrap();
-    for _ in 0..600 {
+    for _ in 0..880 {
         sim.step().unwrap();
     }
     let before = sim.system().q.clone();
@@ -242,7 +244,7 @@ fn the_planar_pile_of_100_comes_to_rest_and_stays_under_nsga() {
     assert_eq!(state.escaped, 0);
     assert!(
         state.max_speed <= 1e-6,
-        "max speed {} m/s at 3 s",
+        "max speed {} m/s at 4.17 s",
         state.max_speed
     );
     let moved = (&sim.system().q - &before).amax();

@@ -55,18 +55,31 @@ pub const ROUND_SWEEPS: usize = 50;
 /// A round that ends above this fraction of the residual it started from is a stall.
 const STALL_RATIO: f64 = 0.9;
 
-/// Newton–Krylov in one round: up to 20 Newton steps, each with at most 20 GMRES
+/// Newton–Krylov in one round: up to 10 Newton steps, each with at most 10 GMRES
 /// iterations (one Krylov basis, no restart). A Newton step of a round only has to find
 /// which contacts stick, slide or open, and the sweeps that follow converge once it has;
-/// so many cheap, inexact steps beat few exact ones. On the recorded problems of the first
-/// 300 steps of the piles of 100 (`contactlab solver-compare`, docs/benchmarks.md), against
-/// the earlier 10 steps of up to 100 iterations (restart 50): as many problems converged
-/// or one more (one fewer under 3-D Moreau–Jean, 61 of 86 against 62) in 0.45–0.7 times
-/// the time, 0.3 times with rolling and spinning resistance on.
+/// so many cheap, inexact steps beat few exact ones.
+///
+/// Twice as many steps and GMRES iterations (20 and 20, the setting until the fourteenth
+/// sitting) converged a few more recorded problems of the piles of 100 but cost their
+/// price where Newton does not find the cases, which is where the time goes: the landing's
+/// problems that end unconverged anyway took 92 % of the solve time of the 3-D pile of
+/// 1000. On the recorded problems of 200 steps of each pile of 1000 (`contactlab
+/// solver-compare --n 1000 --steps 200 --every 7 --rounds 20/20/20,10/10/10`), 10/10/10
+/// converged as many or one more (3-D NSGA 48 of 65 against 47, Moreau–Jean 13 and 13,
+/// planar 46 against 45, 7 and 7) in 0.41–0.48 times the time; on those of the piles of
+/// 100 it converged 0.2–2 % fewer in 0.47–0.72 times the time (4 % fewer with rolling and
+/// spinning resistance under planar Moreau–Jean). Along whole runs the two settings'
+/// trajectories part, so the comparison was over ten runs each (3-D piles of 80, 90, 100,
+/// 110 and 120 spheres under NSGA and Moreau–Jean, 1000 steps): 65 against 115 ms/step in
+/// all and 1525 unconverged steps against 1819; the planar piles' ten runs cost about the
+/// same and had more unconverged steps (366 against 178, one run that stalled for good
+/// under both set aside). Settings with fewer still (5/5/5, 10/5/5) were as fast and
+/// converged less.
 pub const ROUND_NEWTON: KrylovOptions = KrylovOptions {
-    max_newton: 20,
-    restart: 20,
-    max_inner: 20,
+    max_newton: 10,
+    restart: 10,
+    max_inner: 10,
     forcing: 1e-3,
 };
 
