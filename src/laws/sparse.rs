@@ -38,7 +38,7 @@ use nalgebra::{DMatrix, DVector};
 use super::newton_krylov::{KrylovOptions, KrylovWorkspace};
 use super::projection::clamp_to_ball;
 use super::round_contact::RoundContact;
-use super::sparse_jacobian::LawJacobian;
+use super::sparse_jacobian::{JacobianStorage, LawJacobian};
 use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
 use crate::contact::{Delassus, JacobianRow};
 
@@ -268,20 +268,69 @@ pub fn solve(
     options: &NewtonOptions,
     sparse: SparseOptions,
 ) -> LawSolution {
+    crate::linalg::buffers::with_scratch(&SPARSE_SCRATCH, |scratch| {
+        solve_in(delassus, u_free, blocks, guess, options, sparse, scratch)
+    })
+}
+
+/// The block-sparse solver's work buffers, kept per thread between solves (the pile's
+/// islands of every step reuse them).
+#[derive(Default)]
+struct SparseScratch {
+    locals: Vec<LocalBlock>,
+    w: Vec<f64>,
+    wx: Vec<f64>,
+    wl: Vec<f64>,
+    ux: DVector<f64>,
+    ul: Vec<f64>,
+    x: Vec<f64>,
+    r_vec: Vec<f64>,
+    scratch_cases: Vec<LawCases>,
+    jacobian: JacobianStorage,
+    krylov: KrylovWorkspace,
+}
+
+thread_local! {
+    static SPARSE_SCRATCH: crate::linalg::buffers::ScratchPool<SparseScratch> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Makes `v` `n` zeros, reusing its allocation.
+fn zeros_in(v: &mut Vec<f64>, n: usize) {
+    v.clear();
+    v.resize(n, 0.0);
+}
+
+/// [`solve`] in the buffers of `scratch`.
+fn solve_in(
+    delassus: &Delassus,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+    sparse: SparseOptions,
+    scratch: &mut SparseScratch,
+) -> LawSolution {
     let max_sweeps = sparse.max_sweeps;
     let n = u_free.len();
     let (rows, inv) = (delassus.rows(), delassus.inverse_mass_rows());
-    let locals: Vec<LocalBlock> = blocks
-        .iter()
-        .map(|b| LocalBlock::new(delassus, b, options.augmentation))
-        .collect();
-    let mut lambda = match guess {
-        Some(g) if g.len() == n && g.iter().all(|x| x.is_finite()) => {
-            super::project_onto_laws(g, blocks)
-        }
-        _ => DVector::zeros(n),
-    };
-    let mut w = vec![0.0; crate::lcp::DelassusOperator::work_len(delassus)];
+    let mut locals = std::mem::take(&mut scratch.locals);
+    locals.clear();
+    locals.extend(
+        blocks
+            .iter()
+            .map(|b| LocalBlock::new(delassus, b, options.augmentation)),
+    );
+    // λ, u and the cases in a dropped solution's storage.
+    let (mut lambda, mut u, mut cases) = LawSolution::spare_storage();
+    crate::linalg::buffers::zeroed_vector(&mut lambda, n);
+    if let Some(g) = guess.filter(|g| g.len() == n && g.iter().all(|x| x.is_finite())) {
+        lambda.copy_from_slice(g.as_slice());
+        super::project_in_place(lambda.as_mut_slice(), blocks);
+    }
+    let dofs = crate::lcp::DelassusOperator::work_len(delassus);
+    let mut w = std::mem::take(&mut scratch.w);
+    zeros_in(&mut w, dofs);
     velocity_change(inv, lambda.as_slice(), &mut w);
     // The impulse scale of the problem: the free relative motion that the multipliers must
     // stop, as an impulse (|u_free|/Wᵢᵢ). Unlike dense Newton's, a normal row counts only
@@ -295,16 +344,17 @@ pub fn solve(
             free_scale = free_scale.max(b.asked(u_free, k) * local.r[k] / options.augmentation);
         }
     }
-    let mut u = DVector::zeros(n);
-    let mut cases = vec![
+    crate::linalg::buffers::zeroed_vector(&mut u, n);
+    cases.clear();
+    cases.resize(
+        blocks.len(),
         LawCases {
             open: true,
             slipping: false,
             rolling: false,
             spinning: false,
-        };
-        blocks.len()
-    ];
+        },
+    );
     // The scale R is measured against: the free motion's demand or λ itself, whichever is
     // larger (as Newton's).
     let scale_of = |lambda: &[f64]| lambda.iter().fold(free_scale, |m, x| m.max(x.abs()));
@@ -334,18 +384,30 @@ pub fn solve(
         }
         worst / scale_of(lambda)
     };
-    let mut r_vec = vec![0.0; n];
+    let mut r_vec = std::mem::take(&mut scratch.r_vec);
+    zeros_in(&mut r_vec, n);
     let mut residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
     let mut iterations = 0;
     let mut sweeps = 0;
     let (mut free, mut next) = ([0.0; 6], [0.0; 6]);
     // Scratch for the Newton rounds.
-    let (mut wx, mut ux) = (vec![0.0; w.len()], DVector::zeros(n));
-    let (mut wl, mut ul) = (vec![0.0; w.len()], vec![0.0; n]);
-    let mut scratch_cases = cases.clone();
-    let mut x = vec![0.0; n];
-    let mut model = LawJacobian::new(blocks, &locals, (rows, inv), w.len());
-    let mut krylov = KrylovWorkspace::default();
+    let (mut wx, mut wl, mut ul, mut x, mut ux) = (
+        std::mem::take(&mut scratch.wx),
+        std::mem::take(&mut scratch.wl),
+        std::mem::take(&mut scratch.ul),
+        std::mem::take(&mut scratch.x),
+        std::mem::take(&mut scratch.ux),
+    );
+    zeros_in(&mut wx, dofs);
+    zeros_in(&mut wl, dofs);
+    zeros_in(&mut ul, n);
+    zeros_in(&mut x, n);
+    crate::linalg::buffers::zeroed_vector(&mut ux, n);
+    let mut scratch_cases = std::mem::take(&mut scratch.scratch_cases);
+    scratch_cases.clone_from(&cases);
+    let jacobian_storage = std::mem::take(&mut scratch.jacobian);
+    let mut model = LawJacobian::new(blocks, &locals, (rows, inv), dofs, jacobian_storage);
+    let mut krylov = std::mem::take(&mut scratch.krylov);
     // Anderson acceleration over pairs of sweeps (forward then backward: one fixed map G).
     let mut anderson = super::anderson::Anderson::default();
     anderson.reset(sparse.anderson, n);
@@ -470,6 +532,20 @@ pub fn solve(
     }
     iterations += sweeps;
     let converged = residual <= options.tolerance && lambda.iter().all(|x| x.is_finite());
+    let jacobian = model.into_storage();
+    *scratch = SparseScratch {
+        locals,
+        w,
+        wx,
+        wl,
+        ux,
+        ul,
+        x,
+        r_vec,
+        scratch_cases,
+        jacobian,
+        krylov,
+    };
     LawSolution {
         lambda,
         u,

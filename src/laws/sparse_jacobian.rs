@@ -120,6 +120,15 @@ fn invert_small(a: &mut [f64; 36], len: usize) -> bool {
     true
 }
 
+/// A [`LawJacobian`]'s buffers, kept by the caller between solves.
+#[derive(Default)]
+pub(super) struct JacobianStorage {
+    derivatives: Vec<BlockDerivative>,
+    block_inverses: Vec<Option<[f64; 36]>>,
+    dw: Vec<f64>,
+    dsigma: Vec<f64>,
+}
+
 /// The Jacobian of R at one λ, with its block-diagonal preconditioner.
 pub(super) struct LawJacobian<'a> {
     blocks: &'a [LawBlock],
@@ -136,23 +145,49 @@ pub(super) struct LawJacobian<'a> {
 }
 
 impl<'a> LawJacobian<'a> {
-    /// The model's storage for these blocks and rows (linearised by [`Self::linearize`]).
+    /// The model for these blocks and rows, in `storage` (linearised by
+    /// [`Self::linearize`]; [`Self::into_storage`] gives the buffers back).
     pub(super) fn new(
         blocks: &'a [LawBlock],
         locals: &'a [LocalBlock],
         (rows, inverse_mass_rows): (&'a [JacobianRow], &'a [JacobianRow]),
         dofs: usize,
+        storage: JacobianStorage,
     ) -> Self {
+        let JacobianStorage {
+            mut derivatives,
+            mut block_inverses,
+            mut dw,
+            mut dsigma,
+        } = storage;
+        derivatives.clear();
+        derivatives.reserve(blocks.len());
+        block_inverses.clear();
+        block_inverses.reserve(blocks.len());
+        dw.clear();
+        dw.resize(dofs, 0.0);
+        dsigma.clear();
+        dsigma.resize(rows.len(), 0.0);
         Self {
             blocks,
             locals,
             rows,
             inverse_mass_rows,
-            derivatives: Vec::with_capacity(blocks.len()),
-            block_inverses: Vec::with_capacity(blocks.len()),
-            dw: vec![0.0; dofs],
-            dsigma: vec![0.0; rows.len()],
+            derivatives,
+            block_inverses,
+            dw,
+            dsigma,
             shift: 0.0,
+        }
+    }
+
+    /// The model's buffers, for the next solve.
+    pub(super) fn into_storage(self) -> JacobianStorage {
+        JacobianStorage {
+            derivatives: self.derivatives,
+            block_inverses: self.block_inverses,
+            dw: self.dw,
+            dsigma: self.dsigma,
         }
     }
 
@@ -402,6 +437,7 @@ mod tests {
                 &locals,
                 (delassus.rows(), delassus.inverse_mass_rows()),
                 12,
+                JacobianStorage::default(),
             );
             jacobian.linearize(&lambda, &u, 0.0);
             let mut jv = vec![0.0; 9];
@@ -455,6 +491,7 @@ mod tests {
                 &locals,
                 (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]),
                 12,
+                JacobianStorage::default(),
             );
             model.linearize(&lambda, &u[..3], shift);
             model
