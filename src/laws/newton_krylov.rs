@@ -11,6 +11,8 @@
 //! inexact (GMRES stops at a relative residual η, tightened as Newton converges), so the
 //! caller's stopping rule is on R itself, never on the step.
 
+use crate::linalg::buffers::zeroed;
+
 /// The linear model of R at one Newton iterate.
 pub trait Linearized {
     /// out = J v.
@@ -85,12 +87,6 @@ struct GmresWorkspace {
     sn: Vec<f64>,
     g: Vec<f64>,
     coefficients: Vec<f64>,
-}
-
-/// Sets `v` to n zeros, reusing its allocation.
-fn zeroed(v: &mut Vec<f64>, n: usize) {
-    v.clear();
-    v.resize(n, 0.0);
 }
 
 /// Makes `v` at least n long, keeping what it holds.

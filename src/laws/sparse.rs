@@ -41,6 +41,7 @@ use super::round_contact::RoundContact;
 use super::sparse_jacobian::{JacobianStorage, LawJacobian};
 use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
 use crate::contact::{Delassus, JacobianRow};
+use crate::linalg::buffers::zeroed;
 
 /// Sweeps in a round, between two Newton–Krylov attempts. A round that takes less than a
 /// tenth off the residual ends the solve as stalled; longer rounds call fewer slow but
@@ -295,12 +296,6 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Makes `v` `n` zeros, reusing its allocation.
-fn zeros_in(v: &mut Vec<f64>, n: usize) {
-    v.clear();
-    v.resize(n, 0.0);
-}
-
 /// [`solve`] in the buffers of `scratch`.
 fn solve_in(
     delassus: &Delassus,
@@ -330,7 +325,7 @@ fn solve_in(
     }
     let dofs = crate::lcp::DelassusOperator::work_len(delassus);
     let mut w = std::mem::take(&mut scratch.w);
-    zeros_in(&mut w, dofs);
+    zeroed(&mut w, dofs);
     velocity_change(inv, lambda.as_slice(), &mut w);
     // The impulse scale of the problem: the free relative motion that the multipliers must
     // stop, as an impulse (|u_free|/Wᵢᵢ). Unlike dense Newton's, a normal row counts only
@@ -385,7 +380,7 @@ fn solve_in(
         worst / scale_of(lambda)
     };
     let mut r_vec = std::mem::take(&mut scratch.r_vec);
-    zeros_in(&mut r_vec, n);
+    zeroed(&mut r_vec, n);
     let mut residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
     let mut iterations = 0;
     let mut sweeps = 0;
@@ -398,10 +393,10 @@ fn solve_in(
         std::mem::take(&mut scratch.x),
         std::mem::take(&mut scratch.ux),
     );
-    zeros_in(&mut wx, dofs);
-    zeros_in(&mut wl, dofs);
-    zeros_in(&mut ul, n);
-    zeros_in(&mut x, n);
+    zeroed(&mut wx, dofs);
+    zeroed(&mut wl, dofs);
+    zeroed(&mut ul, n);
+    zeroed(&mut x, n);
     crate::linalg::buffers::zeroed_vector(&mut ux, n);
     let mut scratch_cases = std::mem::take(&mut scratch.scratch_cases);
     scratch_cases.clone_from(&cases);

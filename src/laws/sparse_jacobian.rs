@@ -27,6 +27,7 @@ use super::LawBlock;
 use super::newton_krylov::Linearized;
 use super::sparse::{LocalBlock, block_len, velocity_change};
 use crate::contact::JacobianRow;
+use crate::linalg::buffers::zeroed;
 
 /// One ball law's derivative at the linearisation point.
 #[derive(Debug, Clone, Copy)]
@@ -164,10 +165,8 @@ impl<'a> LawJacobian<'a> {
         derivatives.reserve(blocks.len());
         block_inverses.clear();
         block_inverses.reserve(blocks.len());
-        dw.clear();
-        dw.resize(dofs, 0.0);
-        dsigma.clear();
-        dsigma.resize(rows.len(), 0.0);
+        zeroed(&mut dw, dofs);
+        zeroed(&mut dsigma, rows.len());
         Self {
             blocks,
             locals,

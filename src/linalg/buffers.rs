@@ -17,6 +17,12 @@ pub(crate) fn zeroed_vector(v: &mut DVector<f64>, n: usize) {
     v.fill(0.0);
 }
 
+/// Sets `v` to n zeros, reusing its allocation.
+pub(crate) fn zeroed(v: &mut Vec<f64>, n: usize) {
+    v.clear();
+    v.resize(n, 0.0);
+}
+
 /// Makes `m` of shape `rows × cols` (contents unspecified), reusing its allocation when it
 /// can.
 pub(crate) fn sized_matrix(m: &mut DMatrix<f64>, rows: usize, cols: usize) {
