@@ -71,7 +71,7 @@ const USAGE: &str = "usage:
   contactlab solver-compare [--preset pile] [--n 100] [--stepper nsga] [--steps 400] [--every 1]
                             [--mu M] [--resistance] [--list] [--levenberg 0,10]
                             [--rounds 10/200/50,20/100/50] [--round-sweeps 50,100]
-                            [--anderson 0,8] [--dense newton|lemke]
+                            [--residual-every 1,2] [--anderson 0,8] [--dense newton|lemke]
   contactlab soak [--steps N] [--preset NAME] [--stepper NAME]   (long runs; exit 3 if any fails or gains energy)";
 
 const COMMANDS: &str =

@@ -14,7 +14,9 @@ use contactlab::laws::LawSolver;
 use contactlab::laws::anderson::MAX_DEPTH;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
-use contactlab::laws::sparse::{ANDERSON, LEVENBERG, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions};
+use contactlab::laws::sparse::{
+    ANDERSON, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions,
+};
 
 /// What one setting did over all the problems.
 struct Tally {
@@ -29,8 +31,9 @@ struct Tally {
 #[derive(Clone, Copy)]
 enum Setting {
     /// The block-sparse solver with this Levenberg–Marquardt factor, these Newton–Krylov
-    /// rounds, this many sweeps between them and this Anderson depth.
-    Sparse(f64, KrylovOptions, usize, usize),
+    /// rounds, this many sweeps between them, this Anderson depth and this many sweeps
+    /// between two evaluations of the residual.
+    Sparse(f64, KrylovOptions, usize, usize, usize),
     /// W formed and solved densely (the small islands' solver): a reference.
     Dense(LawSolver),
 }
@@ -39,8 +42,8 @@ impl Setting {
     /// The first two columns of its line in the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(levenberg, round, sweeps, anderson) => format!(
-                "{levenberg} | {}/{}/{} | {sweeps}{}",
+            Self::Sparse(levenberg, round, sweeps, anderson, every) => format!(
+                "{levenberg} | {}/{}/{} | {sweeps}{} | {every}",
                 round.max_newton,
                 round.max_inner,
                 round.restart,
@@ -50,7 +53,7 @@ impl Setting {
                     String::new()
                 }
             ),
-            Self::Dense(solver) => format!("dense {solver:?} | — | —"),
+            Self::Dense(solver) => format!("dense {solver:?} | — | — | —"),
         }
     }
 }
@@ -68,13 +71,16 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     for p in problems {
         let start = Instant::now();
         let solution = match setting {
-            Setting::Sparse(levenberg, round, round_sweeps, anderson) => p.solve(SparseOptions {
-                levenberg,
-                round,
-                round_sweeps,
-                anderson,
-                ..SparseOptions::standard(&p.options)
-            }),
+            Setting::Sparse(levenberg, round, round_sweeps, anderson, residual_every) => {
+                p.solve(SparseOptions {
+                    levenberg,
+                    round,
+                    round_sweeps,
+                    anderson,
+                    residual_every,
+                    ..SparseOptions::standard(&p.options)
+                })
+            }
             Setting::Dense(solver) => p.solve_dense(solver),
         };
         t.seconds += start.elapsed().as_secs_f64();
@@ -122,6 +128,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut dense = None;
     let mut round_sweeps = vec![ROUND_SWEEPS];
     let mut depths = vec![ANDERSON];
+    let mut residual_every = vec![RESIDUAL_EVERY];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -180,6 +187,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--round-sweeps" => {
                 round_sweeps = crate::cli_args::whole_numbers("--round-sweeps", value, 1, 10_000)?;
             }
+            "--residual-every" => {
+                residual_every =
+                    crate::cli_args::whole_numbers("--residual-every", value, 1, 1000)?;
+            }
             "--anderson" => {
                 depths = crate::cli_args::whole_numbers("--anderson", value, 0, MAX_DEPTH)?
             }
@@ -207,7 +218,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --anderson, --dense"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --residual-every, --anderson, --dense"
                 ));
             }
         }
@@ -238,7 +249,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round (Anderson depth) | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round (Anderson depth) | sweeps between residuals | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
         problems.len()
@@ -247,7 +258,12 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .iter()
         .flat_map(|&f| rounds.iter().map(move |&r| (f, r)))
         .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| (f, r, k)))
-        .flat_map(|(f, r, k)| depths.iter().map(move |&m| Setting::Sparse(f, r, k, m)))
+        .flat_map(|(f, r, k)| depths.iter().map(move |&m| (f, r, k, m)))
+        .flat_map(|(f, r, k, m)| {
+            residual_every
+                .iter()
+                .map(move |&e| Setting::Sparse(f, r, k, m, e))
+        })
         .chain(dense.map(Setting::Dense));
     for setting in settings {
         let t = tally(&problems, setting, list);

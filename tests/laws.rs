@@ -216,6 +216,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 round: sparse::ROUND_NEWTON,
                 round_sweeps: sparse::ROUND_SWEEPS,
                 anderson: sparse::ANDERSON,
+                residual_every: sparse::RESIDUAL_EVERY,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

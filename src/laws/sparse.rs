@@ -16,10 +16,10 @@
 //! spin are uncoupled, friction and rolling coupled through ω × r, each law's block
 //! isotropic). Other blocks (boxes) are solved by the small semismooth Newton with its
 //! polyhedral fallback (`solve_local`).
-//! After each sweep the residual of the *whole* problem — the natural map
-//! R = λ − P(λ − r u), u recomputed from w, with the same per-law augmentation and relative
-//! scale as Newton's — is compared with the tolerance; the solve stops there or at the sweep
-//! cap and says which (never a silent non-convergence).
+//! After each sweep ([`RESIDUAL_EVERY`]) the residual of the *whole* problem — the natural
+//! map R = λ − P(λ − r u), u recomputed from w, with the same per-law augmentation and
+//! relative scale as Newton's — is compared with the tolerance; the solve stops there or at
+//! the sweep cap and says which (never a silent non-convergence).
 //!
 //! Gauss–Seidel converges linearly, at 0.993 per sweep in a settled pile of 100 spheres
 //! (a thousand sweeps for 1e-8 to 1e-3 less). So the sweeps run in rounds of
@@ -98,6 +98,17 @@ pub const ROUND_NEWTON: KrylovOptions = KrylovOptions {
 /// planar pile's rounds were cheap already and cost the same; with rolling and spinning
 /// resistance on, the shift saves time only with the GMRES cap of [`ROUND_NEWTON`].)
 pub const LEVENBERG: f64 = 10.0;
+
+/// Sweeps between two evaluations of the whole problem's residual (it is also evaluated at
+/// the end of every round): after every sweep. The residual recomputes u for every row and
+/// each block's natural map; skipping it saves time on fixed problems, but not along whole
+/// runs. On the recorded problems of the piles of 100 (`contactlab solver-compare
+/// --residual-every 1,2,4`, 1000 steps, every third problem) every second or fourth sweep
+/// converged as many problems in 0.92–0.96 and 0.90–0.94 times the time; over ten whole runs
+/// of the 3-D piles (80 to 120 spheres, NSGA and Moreau–Jean, 1000 steps), where a solve
+/// that stops a sweep later sends the trajectory elsewhere, they cost 67.7 and 64.4 ms/step
+/// in all with 1715 and 1816 unconverged steps, against 64.2 and 1525 (docs/benchmarks.md).
+pub const RESIDUAL_EVERY: usize = 1;
 
 /// History depth of the Anderson acceleration of the sweeps: off. Tried on the recorded
 /// problems of the piles (`contactlab solver-compare --anderson 3,8`, docs/benchmarks.md):
@@ -242,6 +253,9 @@ pub struct SparseOptions {
     /// History depth of Anderson acceleration over pairs of sweeps (0: off;
     /// [`super::anderson`]).
     pub anderson: usize,
+    /// Sweeps between two evaluations of the residual ([`RESIDUAL_EVERY`]; 1: after every
+    /// sweep).
+    pub residual_every: usize,
 }
 
 impl SparseOptions {
@@ -254,6 +268,7 @@ impl SparseOptions {
             levenberg: LEVENBERG,
             round: ROUND_NEWTON,
             anderson: ANDERSON,
+            residual_every: RESIDUAL_EVERY,
         }
     }
 }
@@ -448,6 +463,14 @@ fn solve_in(
                         lambda[o + k] = next[k];
                     }
                 }
+            }
+            // The residual after every `residual_every`-th sweep and at the round's end (a
+            // pair's end when Anderson mixes); between, the last one stands.
+            let due = sweeps.is_multiple_of(sparse.residual_every.max(1))
+                || sweeps == round_end
+                || (sparse.anderson > 0 && !forward);
+            if !due {
+                continue;
             }
             residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
             // After a pair: Anderson's mixed point, onto the laws, kept if its residual is
