@@ -52,6 +52,8 @@ pub struct Events {
     pulse_over: bool,
     /// State of the previous step: a contact was loaded, a contact slipped, a body moved.
     was_loaded: Vec<crate::contact::ContactKey>,
+    /// The contacts carrying load this step, sorted (kept for its storage).
+    carrying: Vec<crate::contact::ContactKey>,
     was_slipping: bool,
     was_moving: bool,
     /// (t, ω) of the first moving planar body at the end of the previous step.
@@ -90,13 +92,20 @@ impl Events {
         // touches unloaded, has opened, or is gone).
         // (Only until the first lift-off: afterwards nothing here costs a step anything.)
         if self.first_liftoff.is_none() {
-            let carrying: std::collections::BTreeSet<_> = report
-                .contacts
+            let carrying = &mut self.carrying;
+            carrying.clear();
+            carrying.extend(
+                report
+                    .contacts
+                    .iter()
+                    .filter(|c| matches!(c.state, ContactState::Loaded | ContactState::Impact))
+                    .map(|c| c.key),
+            );
+            carrying.sort_unstable();
+            let lifted = self
+                .was_loaded
                 .iter()
-                .filter(|c| matches!(c.state, ContactState::Loaded | ContactState::Impact))
-                .map(|c| c.key)
-                .collect();
-            let lifted = self.was_loaded.iter().any(|key| !carrying.contains(key));
+                .any(|key| carrying.binary_search(key).is_err());
             if lifted {
                 self.first_liftoff = Some(t);
                 self.liftoff_positions = system

@@ -54,6 +54,9 @@ pub struct Simulation {
     /// The contacts at the current positions, detected by the last step (the pipeline's
     /// hand-over to the next step and to queries); dropped whenever the system is rebuilt.
     detected: Option<Detected>,
+    /// Storage kept from step to step: the state a failed step returns to (q, v) and the
+    /// positions the next hand-over of contacts records.
+    spare: (DVector<f64>, DVector<f64>, DVector<f64>),
     /// Bumped whenever the system is rebuilt or its loads change: with q, what the modes
     /// were computed at.
     generation: u64,
@@ -258,6 +261,7 @@ impl Simulation {
             },
             timeline: Timeline::default(),
             detected: None,
+            spare: (DVector::zeros(0), DVector::zeros(0), DVector::zeros(0)),
             generation: 0,
             modes: ModesCache::default(),
             stepper: kind.build(),
@@ -346,11 +350,11 @@ impl Simulation {
             self.events.start_energy = Some(self.energy());
         }
         // Stage 1, detect: the contacts the last step found at these positions, or afresh.
-        let cached = self
-            .detected
-            .take()
-            .filter(|d| d.holds_for(&self.system, self.settings.margin))
-            .map(|d| d.contacts);
+        let cached = self.detected.take().and_then(|d| {
+            let holds = d.holds_for(&self.system, self.settings.margin);
+            self.spare.2 = d.q;
+            holds.then_some(d.contacts)
+        });
         if self.count_contacts {
             let (n, island) = match &cached {
                 Some(contacts) => census_of(&self.system, contacts),
@@ -379,7 +383,14 @@ impl Simulation {
             self.stepper.wake();
             start = detect_contacts(&self.system, &self.system.q, self.settings.margin);
         }
-        let before = (self.system.q.clone(), self.system.v.clone(), self.system.t);
+        // The state to return to if the step fails, in storage kept from the last step.
+        let (mut q_before, mut v_before) = (
+            std::mem::replace(&mut self.spare.0, DVector::zeros(0)),
+            std::mem::replace(&mut self.spare.1, DVector::zeros(0)),
+        );
+        crate::linalg::buffers::copy_vector(&mut q_before, &self.system.q);
+        crate::linalg::buffers::copy_vector(&mut v_before, &self.system.v);
+        let t_before = self.system.t;
         // M(q) of bodies with unequal principal inertias turns with them.
         self.system.refresh_mass();
         // Stages 2–5 (islands, assemble, solve, integrate) are the stepper's; it reports the
@@ -391,7 +402,11 @@ impl Simulation {
             .stepper
             .step(&mut self.system, start, &self.settings, self.dt)?;
         if let Err(e) = check_outcome(&self.system, &report) {
-            (self.system.q, self.system.v, self.system.t) = before;
+            std::mem::swap(&mut self.system.q, &mut q_before);
+            std::mem::swap(&mut self.system.v, &mut v_before);
+            self.system.t = t_before;
+            self.spare.0 = q_before;
+            self.spare.1 = v_before;
             self.stepper.reset();
             return Err(e);
         }
@@ -403,12 +418,27 @@ impl Simulation {
             self.sleep
                 .update(&mut self.system, &end_contacts, self.dt, &mut *self.stepper);
         // Falling asleep or waking changes which contacts are looked for: detect afresh.
-        self.detected = (!slept_or_woke).then(|| Detected {
-            q: self.system.q.clone(),
-            margin: self.settings.margin,
-            contacts: end_contacts,
+        self.detected = (!slept_or_woke).then(|| {
+            let mut q = std::mem::replace(&mut self.spare.2, DVector::zeros(0));
+            crate::linalg::buffers::copy_vector(&mut q, &self.system.q);
+            Detected {
+                q,
+                margin: self.settings.margin,
+                contacts: end_contacts,
+            }
         });
-        self.acceleration = (&self.system.v - &before.1) / self.dt;
+        // (v_{k+1} − v_k)/h entry by entry, into the vector of the last step.
+        crate::linalg::buffers::sized_vector(&mut self.acceleration, v_before.len());
+        for ((a, v), v0) in self
+            .acceleration
+            .iter_mut()
+            .zip(&self.system.v)
+            .zip(&v_before)
+        {
+            *a = (v - v0) / self.dt;
+        }
+        self.spare.0 = q_before;
+        self.spare.1 = v_before;
         self.digest = fold_digest(self.digest, &[self.system.t]);
         self.digest = fold_digest(self.digest, self.system.q.as_slice());
         self.digest = fold_digest(self.digest, self.system.v.as_slice());

@@ -182,6 +182,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
             "50,7",
             "--anderson",
             "0,8",
+            "--residual-every",
+            "1,3",
             "--dense",
             "newton",
             "--list",
@@ -201,22 +203,23 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // layers part.
     assert!(count >= 2, "{head}");
     for (factor, round) in [
-        ("0", "10/10/10,50"),
-        ("10", "10/10/10,50"),
-        ("10", "10/10/10,7"),
-        ("10", "10/10/10,50 (Anderson 8)"),
-        ("0", "10/10/10,7 (Anderson 8)"),
-        ("dense Newton", "—,—"),
+        ("0", "10/10/10,50,1"),
+        ("10", "10/10/10,50,1"),
+        ("10", "10/10/10,7,1"),
+        ("10", "10/10/10,7,3"),
+        ("10", "10/10/10,50 (Anderson 8),1"),
+        ("0", "10/10/10,7 (Anderson 8),3"),
+        ("dense Newton", "—,—,—"),
     ] {
         let columns = round.replace(',', " | ");
         let row = out
             .lines()
             .find(|l| l.starts_with(&format!("| {factor} | {columns} |")))
             .unwrap_or_else(|| panic!("no row for {factor}, {round} in\n{out}"));
-        let converged: usize = row.split('|').nth(4).unwrap().trim().parse().unwrap();
+        let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
         assert_eq!(converged, count, "{row}");
-        // One CSV line per problem: factor, round settings, sweeps per round, rows,
-        // converged, iterations, seconds, growth, residual.
+        // One CSV line per problem: factor, round settings, sweeps per round, sweeps between
+        // residuals, rows, converged, iterations, seconds, growth, residual.
         let lines: Vec<Vec<&str>> = err
             .lines()
             .filter(|l| l.starts_with(&format!("problem,{factor},{round},")))
@@ -224,9 +227,9 @@ fn solver_compare_solves_a_recorded_pile_again() {
             .collect();
         assert_eq!(lines.len(), count);
         for l in lines {
-            assert!(l[4].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
-            assert_eq!(l[5], "1");
-            let residual: f64 = l[9].parse().unwrap();
+            assert!(l[5].parse::<usize>().unwrap() > 60, "a large island: {l:?}");
+            assert_eq!(l[6], "1");
+            let residual: f64 = l[10].parse().unwrap();
             assert!(residual <= 1e-8, "{l:?}");
         }
     }
@@ -237,6 +240,12 @@ fn solver_compare_solves_a_recorded_pile_again() {
     assert_eq!(code, 2);
     assert!(
         err.contains("--round-sweeps") && err.contains("[1, 10000]"),
+        "{err}"
+    );
+    let (code, _, err) = contactlab(&["solver-compare", "--residual-every", "0"], None);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--residual-every") && err.contains("[1, 1000]"),
         "{err}"
     );
     let (code, _, err) = contactlab(&["solver-compare", "--anderson", "9"], None);

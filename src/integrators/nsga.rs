@@ -184,6 +184,9 @@ pub struct NsgaStepper {
     /// applies their displacement (see [`lagged_law_displacement`]). Sorted by key, the
     /// buffer reused from step to step.
     held: Vec<HeldPercussions>,
+    /// The contacts the position level loaded in this step (kept as a field for its
+    /// storage).
+    position_active: Vec<ContactKey>,
 }
 
 /// The percussions besides the normal one that held a contact in a step.
@@ -214,6 +217,7 @@ impl NsgaStepper {
             multipliers: BTreeMap::new(),
             restart: false,
             held: Vec::new(),
+            position_active: Vec::new(),
         }
     }
 
@@ -679,7 +683,9 @@ impl Stepper for NsgaStepper {
         let mut q_next = q_hat.clone();
         // Contacts the position level loaded (ν_N > 0): closed by the correction, so the
         // velocity level must hold them too, even if the nonlinear gap ends a hair open.
-        let mut position_active: std::collections::BTreeSet<ContactKey> = Default::default();
+        // (Sorted and deduplicated before it is read; its storage kept from step to step.)
+        let mut position_active = std::mem::take(&mut self.position_active);
+        position_active.clear();
         // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         self.next_position.clear();
@@ -820,7 +826,7 @@ impl Stepper for NsgaStepper {
                         || (solution.lambda[b.offset] > 0.0
                             && solution.u[b.offset] <= CORRECTION_CLOSED_GAP)
                     {
-                        position_active.insert(c.key);
+                        position_active.push(c.key);
                     }
                 }
                 problem.add_velocity_change(&solution.lambda, &mut correction);
@@ -861,12 +867,17 @@ impl Stepper for NsgaStepper {
             }
             &v_hat - system.mass().apply_inverse(&held_out)
         };
+        position_active.sort_unstable();
+        position_active.dedup();
         let closed: Vec<&Contact> = contacts
             .iter()
             .filter(|c| {
-                c.bilateral || c.gap <= self.settings.closed_gap || position_active.contains(&c.key)
+                c.bilateral
+                    || c.gap <= self.settings.closed_gap
+                    || position_active.binary_search(&c.key).is_ok()
             })
             .collect();
+        self.position_active = position_active;
         let (dv, solved) = if closed.is_empty() {
             (DVector::zeros(system.dofs()), Vec::new())
         } else {

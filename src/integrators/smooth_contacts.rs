@@ -51,6 +51,7 @@
 use std::collections::BTreeMap;
 
 use nalgebra::DVector;
+use smallvec::SmallVec;
 
 use crate::contact::{Contact, ContactKey, ContactMaterial, JacobianRow};
 
@@ -301,8 +302,8 @@ pub(super) fn normal_forces(equations: &[Equation], lambda: &[f64], dofs: usize)
 pub(super) struct ContactMultipliers {
     /// λ_N.
     pub normal: f64,
-    /// Each law's multipliers, one per row.
-    pub laws: [Vec<f64>; 3],
+    /// Each law's multipliers, one per row (at most two: kept inline).
+    pub laws: [SmallVec<[f64; 2]>; 3],
 }
 
 impl ContactMultipliers {
@@ -326,12 +327,12 @@ impl ContactMultipliers {
     /// out += s · Jᵀλ with the rows of `contact` (at whatever state it was detected).
     pub(super) fn add_force(&self, contact: &Contact, s: f64, out: &mut DVector<f64>) {
         contact.normal_row.add_transpose_to(s * self.normal, out);
-        let rows: [Vec<&JacobianRow>; 3] = [
-            contact.tangent_rows.iter().collect(),
-            contact.rolling_rows.iter().collect(),
-            contact.spin_row.iter().collect(),
+        let rows: [&[JacobianRow]; 3] = [
+            &contact.tangent_rows,
+            &contact.rolling_rows,
+            contact.spin_row.as_slice(),
         ];
-        for (values, law_rows) in self.laws.iter().zip(&rows) {
+        for (values, law_rows) in self.laws.iter().zip(rows) {
             for (x, row) in values.iter().zip(law_rows) {
                 row.add_transpose_to(s * x, out);
             }

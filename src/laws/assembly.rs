@@ -318,8 +318,38 @@ fn without_zeros(row: &JacobianRow) -> JacobianRow {
 /// mass couples those to every other node (M⁻¹ is dense in the block), so a pin at each
 /// end of a rod is one problem.
 pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
+    crate::linalg::buffers::with_scratch(&ISLAND_SCRATCH, |work| islands_in(mass, contacts, work))
+}
+
+/// The union–find's work vectors of [`islands`], kept per thread between calls.
+#[derive(Default)]
+struct IslandWork {
+    parent: Vec<usize>,
+    owner: Vec<Option<usize>>,
+    next: Vec<usize>,
+}
+
+thread_local! {
+    static ISLAND_SCRATCH: crate::linalg::buffers::ScratchPool<IslandWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// The storage of dropped [`Islands`] (members, starts), for the next call.
+    static SPARE_ISLANDS: crate::linalg::buffers::ScratchPool<(Vec<usize>, Vec<usize>)> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets of [`Islands`] storage kept for reuse (a step holds two or three at once).
+const SPARE_ISLAND_SETS: usize = 8;
+
+/// [`islands`] in the work vectors of `work`.
+fn islands_in(mass: &BlockDiagonalMass, contacts: &[&Contact], work: &mut IslandWork) -> Islands {
     let n = contacts.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+    let IslandWork {
+        parent,
+        owner,
+        next,
+    } = work;
+    parent.clear();
+    parent.extend(0..n);
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -333,13 +363,14 @@ pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
         .flat_map(|c| c.normal_row.entries.iter().map(|&(index, _)| index + 1))
         .max()
         .unwrap_or(0);
-    let mut owner: Vec<Option<usize>> = vec![None; dofs];
+    owner.clear();
+    owner.resize(dofs, None);
     for (k, c) in contacts.iter().enumerate() {
         for &(index, _) in &c.normal_row.entries {
             let index = mass.block_start(index);
             match owner[index] {
                 Some(other) => {
-                    let (a, b) = (root(&mut parent, k), root(&mut parent, other));
+                    let (a, b) = (root(parent, k), root(parent, other));
                     if a != b {
                         parent[a.max(b)] = a.min(b);
                     }
@@ -351,12 +382,14 @@ pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
     // Groups in the order of their smallest member (each root is its group's smallest
     // index, since unions keep the smaller root), members ascending: a counting sort of the
     // contacts by group, into one vector. `owner` is reused for each root's group number.
-    let group_of_root = &mut owner;
+    let group_of_root = owner;
     group_of_root.clear();
     group_of_root.resize(n, None);
-    let mut starts = vec![0usize];
+    let (mut members, mut starts) = crate::linalg::buffers::take_spare(&SPARE_ISLANDS);
+    starts.clear();
+    starts.push(0);
     for k in 0..n {
-        let r = root(&mut parent, k);
+        let r = root(parent, k);
         parent[k] = r;
         if group_of_root[r].is_none() {
             group_of_root[r] = Some(starts.len() - 1);
@@ -368,8 +401,9 @@ pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
     for g in 1..starts.len() {
         starts[g] += starts[g - 1];
     }
-    let mut members = vec![0usize; n];
-    let mut next = starts.clone();
+    members.clear();
+    members.resize(n, 0);
+    next.clone_from(&starts);
     for k in 0..n {
         let g = group_of_root[parent[k]].expect("every root has a group");
         members[next[g]] = k;
@@ -384,6 +418,16 @@ pub fn islands(mass: &BlockDiagonalMass, contacts: &[&Contact]) -> Islands {
 pub struct Islands {
     members: Vec<usize>,
     starts: Vec<usize>,
+}
+
+impl Drop for Islands {
+    fn drop(&mut self) {
+        let storage = (
+            std::mem::take(&mut self.members),
+            std::mem::take(&mut self.starts),
+        );
+        crate::linalg::buffers::give_back(&SPARE_ISLANDS, storage, SPARE_ISLAND_SETS);
+    }
 }
 
 impl Islands {

@@ -820,8 +820,8 @@ fn newton_in(
     }
     let converged = norm <= options.tolerance * scale && s.lambda.iter().all(|x| x.is_finite());
     let (mut lambda, mut u, mut cases) = LawSolution::spare_storage();
-    copy_vector(&mut lambda, &s.lambda);
-    copy_vector(&mut u, &s.current.u);
+    crate::linalg::buffers::copy_vector(&mut lambda, &s.lambda);
+    crate::linalg::buffers::copy_vector(&mut u, &s.current.u);
     cases.extend_from_slice(&s.current.cases);
     LawSolution {
         lambda,
@@ -832,10 +832,4 @@ fn newton_in(
         converged,
         method: LawMethod::Newton,
     }
-}
-
-/// `to` made a copy of `from`, its storage kept when large enough.
-fn copy_vector(to: &mut DVector<f64>, from: &DVector<f64>) {
-    crate::linalg::buffers::sized_vector(to, from.len());
-    to.copy_from(from);
 }

@@ -11,6 +11,12 @@ pub(crate) fn sized_vector(v: &mut DVector<f64>, n: usize) {
     }
 }
 
+/// `to` becomes a copy of `from`, in `to`'s storage when the lengths agree.
+pub(crate) fn copy_vector(to: &mut DVector<f64>, from: &DVector<f64>) {
+    sized_vector(to, from.len());
+    to.copy_from(from);
+}
+
 /// Makes `v` of length `n`, all zeros, reusing its allocation when it can.
 pub(crate) fn zeroed_vector(v: &mut DVector<f64>, n: usize) {
     sized_vector(v, n);
