@@ -127,8 +127,7 @@ impl Stepper for MoreauJeanStepper {
                 warm: &self.warm,
                 warm_small: false,
             };
-            let before = system.v.clone();
-            solve_impulses(system, active, (&v_free, &before), &laws, &mut report)
+            solve_impulses(system, active, (&v_free, &system.v), &laws, &mut report)
         };
         let v_next = &v_free + dv;
         self.warm.clear();
