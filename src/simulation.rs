@@ -54,9 +54,8 @@ pub struct Simulation {
     /// The contacts at the current positions, detected by the last step (the pipeline's
     /// hand-over to the next step and to queries); dropped whenever the system is rebuilt.
     detected: Option<Detected>,
-    /// Storage kept from step to step: the state a failed step returns to (q, v) and the
-    /// positions the next hand-over of contacts records.
-    spare: (DVector<f64>, DVector<f64>, DVector<f64>),
+    /// Vectors whose storage is kept from step to step.
+    spare: SpareVectors,
     /// Bumped whenever the system is rebuilt or its loads change: with q, what the modes
     /// were computed at.
     generation: u64,
@@ -69,6 +68,26 @@ pub struct Simulation {
 /// (a bridge of 100 elements drew at 2 frames a second when each ask solved it again).
 #[derive(Default)]
 struct ModesCache(std::sync::Mutex<Option<(u64, Vec<u64>, ModalAnalysis)>>);
+
+/// The step's vectors kept between steps for their storage (no allocation a step).
+struct SpareVectors {
+    /// The positions a failed step returns to.
+    q_before: DVector<f64>,
+    /// The velocities a failed step returns to.
+    v_before: DVector<f64>,
+    /// The positions the next hand-over of contacts ([`Detected`]) records.
+    detected_q: DVector<f64>,
+}
+
+impl Default for SpareVectors {
+    fn default() -> Self {
+        Self {
+            q_before: DVector::zeros(0),
+            v_before: DVector::zeros(0),
+            detected_q: DVector::zeros(0),
+        }
+    }
+}
 
 /// Contacts detected at positions `q` within `margin`.
 struct Detected {
@@ -261,7 +280,7 @@ impl Simulation {
             },
             timeline: Timeline::default(),
             detected: None,
-            spare: (DVector::zeros(0), DVector::zeros(0), DVector::zeros(0)),
+            spare: SpareVectors::default(),
             generation: 0,
             modes: ModesCache::default(),
             stepper: kind.build(),
@@ -352,7 +371,7 @@ impl Simulation {
         // Stage 1, detect: the contacts the last step found at these positions, or afresh.
         let cached = self.detected.take().and_then(|d| {
             let holds = d.holds_for(&self.system, self.settings.margin);
-            self.spare.2 = d.q;
+            self.spare.detected_q = d.q;
             holds.then_some(d.contacts)
         });
         if self.count_contacts {
@@ -385,8 +404,8 @@ impl Simulation {
         }
         // The state to return to if the step fails, in storage kept from the last step.
         let (mut q_before, mut v_before) = (
-            std::mem::replace(&mut self.spare.0, DVector::zeros(0)),
-            std::mem::replace(&mut self.spare.1, DVector::zeros(0)),
+            std::mem::replace(&mut self.spare.q_before, DVector::zeros(0)),
+            std::mem::replace(&mut self.spare.v_before, DVector::zeros(0)),
         );
         crate::linalg::buffers::copy_vector(&mut q_before, &self.system.q);
         crate::linalg::buffers::copy_vector(&mut v_before, &self.system.v);
@@ -405,8 +424,8 @@ impl Simulation {
             std::mem::swap(&mut self.system.q, &mut q_before);
             std::mem::swap(&mut self.system.v, &mut v_before);
             self.system.t = t_before;
-            self.spare.0 = q_before;
-            self.spare.1 = v_before;
+            self.spare.q_before = q_before;
+            self.spare.v_before = v_before;
             self.stepper.reset();
             return Err(e);
         }
@@ -419,7 +438,7 @@ impl Simulation {
                 .update(&mut self.system, &end_contacts, self.dt, &mut *self.stepper);
         // Falling asleep or waking changes which contacts are looked for: detect afresh.
         self.detected = (!slept_or_woke).then(|| {
-            let mut q = std::mem::replace(&mut self.spare.2, DVector::zeros(0));
+            let mut q = std::mem::replace(&mut self.spare.detected_q, DVector::zeros(0));
             crate::linalg::buffers::copy_vector(&mut q, &self.system.q);
             Detected {
                 q,
@@ -437,8 +456,8 @@ impl Simulation {
         {
             *a = (v - v0) / self.dt;
         }
-        self.spare.0 = q_before;
-        self.spare.1 = v_before;
+        self.spare.q_before = q_before;
+        self.spare.v_before = v_before;
         self.digest = fold_digest(self.digest, &[self.system.t]);
         self.digest = fold_digest(self.digest, self.system.q.as_slice());
         self.digest = fold_digest(self.digest, self.system.v.as_slice());

@@ -104,7 +104,7 @@ pub const LEVENBERG: f64 = 10.0;
 /// each block's natural map; skipping it saves time on fixed problems, but not along whole
 /// runs. On the recorded problems of the piles of 100 (`contactlab solver-compare
 /// --residual-every 1,2,4`, 1000 steps, every third problem) every second or fourth sweep
-/// converged as many problems in 0.92–0.96 and 0.90–0.94 times the time; over ten whole runs
+/// converged as many problems in 0.93–0.96 and 0.90–0.95 times the time; over ten whole runs
 /// of the 3-D piles (80 to 120 spheres, NSGA and Moreau–Jean, 1000 steps), where a solve
 /// that stops a sweep later sends the trajectory elsewhere, they cost 67.7 and 64.4 ms/step
 /// in all with 1715 and 1816 unconverged steps, against 64.2 and 1525 (docs/benchmarks.md).
