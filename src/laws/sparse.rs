@@ -31,8 +31,7 @@
 //! or slide; Newton converges superlinearly once they hold. Its model is shifted by a
 //! multiple of the residual (Levenberg–Marquardt, [`LEVENBERG`]) so that W's null space
 //! stays still. A round that takes less than a tenth off the residual ends the solve as
-//! stalled. The residual is not monotone along the sweeps, so a solve that ends unconverged
-//! returns the best λ among its rounds' starts, with that λ's own residual.
+//! stalled.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -302,7 +301,6 @@ struct SparseScratch {
     ul: Vec<f64>,
     x: Vec<f64>,
     r_vec: Vec<f64>,
-    best: Vec<f64>,
     scratch_cases: Vec<LawCases>,
     jacobian: JacobianStorage,
     krylov: KrylovWorkspace,
@@ -427,21 +425,10 @@ fn solve_in(
     let (mut pair_start, mut mixed) = (vec![0.0; history], vec![0.0; history]);
     // A pair is whole only if its forward sweep ran since the last Newton–Krylov round.
     let mut pair_open = false;
-    // The best λ at a round's start, and its residual: the residual is not monotone along
-    // the sweeps (after a Newton round has polished λ, sweeps can carry it away again along
-    // the pile's near-mechanisms), so an unconverged solve ends at the best of them.
-    let mut best = std::mem::take(&mut scratch.best);
-    best.clear();
-    let mut best_residual = f64::INFINITY;
     while residual > options.tolerance && sweeps < max_sweeps {
         // A round of sweeps: until the tolerance, the round's length, or the cap.
         let round_end = (sweeps + sparse.round_sweeps.max(1)).min(max_sweeps);
         let round_start = residual;
-        if residual < best_residual {
-            best.clear();
-            best.extend_from_slice(lambda.as_slice());
-            best_residual = residual;
-        }
         while residual > options.tolerance && sweeps < round_end {
             sweeps += 1;
             // Symmetric Gauss–Seidel: forward on odd sweeps, backward on even ones.
@@ -561,12 +548,6 @@ fn solve_in(
             break;
         }
     }
-    // (A NaN residual is never ≤ the best: a finite λ of an earlier round replaces it.)
-    if !best.is_empty() && (residual > best_residual || residual.is_nan()) {
-        lambda.copy_from_slice(&best);
-        velocity_change(inv, lambda.as_slice(), &mut w);
-        residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
-    }
     iterations += sweeps;
     let converged = residual <= options.tolerance && lambda.iter().all(|x| x.is_finite());
     let jacobian = model.into_storage();
@@ -579,7 +560,6 @@ fn solve_in(
         ul,
         x,
         r_vec,
-        best,
         scratch_cases,
         jacobian,
         krylov,
