@@ -6,6 +6,8 @@
 //! initial state and the median ms/step is reported: this machine's clock varies by 1.5×
 //! from run to run, and a pile of 10 takes a fraction of a second.
 
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
 use std::time::Instant;
 
 use contactlab::Simulation;
@@ -33,7 +35,13 @@ struct PileRow {
     worst_residual: f64,
 }
 
-/// Runs one configuration for `steps` steps or until `budget_s` seconds have passed.
+/// The header of `--trace`'s CSV: a `step` line per step (its time, its report's iterations,
+/// outcome and largest residual) after a `solve` line per block-sparse solve of that step.
+const TRACE_HEADER: &str =
+    "kind,preset,n,stepper,step,ms,rows,warm,iterations,converged,residual\n";
+
+/// Runs one configuration for `steps` steps or until `budget_s` seconds have passed; with
+/// `trace`, appends its step-by-step CSV lines there ([`TRACE_HEADER`]).
 fn run_one(
     preset: &str,
     n: usize,
@@ -42,6 +50,7 @@ fn run_one(
     (mu, tolerance): (Option<f64>, Option<f64>),
     steps: usize,
     budget_s: f64,
+    mut trace: Option<&mut String>,
 ) -> Result<PileRow, String> {
     let mut set = vec![
         ("N".to_string(), n as f64),
@@ -65,9 +74,34 @@ fn run_one(
     let start = Instant::now();
     let mut done = 0;
     while done < steps {
-        sim.step()
-            .map_err(|e| format!("{preset} N={n} {stepper}: step {done}: {e}"))?;
+        let step_start = Instant::now();
+        let (outcome, solves) = contactlab::laws::solve_log::log(|| {
+            sim.step()
+                .map(|r| (r.iterations, r.converged, r.residual))
+                .map_err(|e| format!("{preset} N={n} {stepper}: step {done}: {e}"))
+        });
+        let ms = 1e3 * step_start.elapsed().as_secs_f64();
+        let (iterations, converged, residual) = outcome?;
         done += 1;
+        if let Some(out) = trace.as_deref_mut() {
+            let run = format!("{preset},{n},{stepper},{done}");
+            for s in &solves {
+                let _ = writeln!(
+                    out,
+                    "solve,{run},,{},{},{},{},{:.3e}",
+                    s.rows,
+                    u8::from(s.warm),
+                    s.iterations,
+                    u8::from(s.converged),
+                    s.residual
+                );
+            }
+            let _ = writeln!(
+                out,
+                "step,{run},{ms:.3},,,{iterations},{},{residual:.3e}",
+                u8::from(converged)
+            );
+        }
         if start.elapsed().as_secs_f64() > budget_s {
             break;
         }
@@ -101,6 +135,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
     let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
     let (mut mu, mut tolerance, mut repeat) = (None, None, 1usize);
+    let mut trace_path = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -159,6 +194,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--repeat: a whole number in [1, 100], got '{value}'")
                     })?;
             }
+            "--trace" => trace_path = Some(value.clone()),
             "--budget" => {
                 budget = value
                     .parse()
@@ -168,7 +204,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --resistance, --sleep"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --resistance, --sleep, --trace FILE"
                 ));
             }
         }
@@ -176,10 +212,20 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut out = String::from(
         "| preset | N | stepper | ρ = γ | sleeping | steps | runs | ms/step (median) | allocations/step | deepest penetration [m] | final max speed [m/s] | escaped | unconverged steps | worst residual |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    if let Some(path) = &trace_path {
+        // Fail before the runs, not after them.
+        std::fs::write(path, TRACE_HEADER)
+            .map_err(|e| format!("--trace: cannot write '{path}': {e}"))?;
+    }
+    // The trace is of each configuration's first run (the others repeat its arithmetic).
+    let trace = RefCell::new(String::from(TRACE_HEADER));
     for preset in &presets {
         for &n in &sizes {
             for stepper in &steppers {
+                let first = Cell::new(true);
                 let run = || {
+                    let mut lines = trace.borrow_mut();
+                    let traced = trace_path.is_some() && first.replace(false);
                     run_one(
                         preset,
                         n,
@@ -188,6 +234,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         (mu, tolerance),
                         steps,
                         budget,
+                        traced.then_some(&mut *lines),
                     )
                 };
                 let r = repeated(run, repeat)?;
@@ -211,6 +258,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 eprintln!("{}", out.lines().last().unwrap_or(""));
             }
         }
+    }
+    if let Some(path) = &trace_path {
+        std::fs::write(path, trace.into_inner())
+            .map_err(|e| format!("--trace: cannot write '{path}': {e}"))?;
     }
     Ok(out)
 }

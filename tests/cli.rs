@@ -162,6 +162,98 @@ fn scene_prints_a_preset_as_a_scene_file_that_runs_the_same() {
     );
 }
 
+/// `bench-pile --trace` writes a line per step and, before it, a line per block-sparse solve
+/// of that step. The pile of 30 falls freely until its bottom layer, 5 cm above the floor,
+/// reaches it: √(2 · 0.05 / 9.81) = 0.101 s, 24.2 steps of 1/240 s, so the first solve comes
+/// in step 25, and from then on its one island of over 60 rows goes to the block-sparse
+/// solver every step. It converges at every step (as in
+/// `solver_compare_solves_a_recorded_pile_again`): every solve and step says so, within the
+/// scene's tolerance of 1e-8.
+#[test]
+fn bench_pile_traces_every_step_and_its_solves() {
+    let path = std::env::temp_dir().join(format!("contactlab-trace-{}.csv", std::process::id()));
+    let file = path.to_str().unwrap();
+    let (code, out, err) = contactlab(
+        &[
+            "bench-pile",
+            "--n",
+            "30",
+            "--steppers",
+            "nsga",
+            "--presets",
+            "pile",
+            "--steps",
+            "40",
+            "--trace",
+            file,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| pile | 30 | nsga |"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(
+        row.split('|').nth(13).unwrap().trim(),
+        "0",
+        "unconverged steps: {row}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("kind,preset,n,stepper,step,ms,rows,warm,iterations,converged,residual")
+    );
+    let (mut steps, mut solves_in_step, mut first_solve) = (0usize, 0usize, None);
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 11, "{line}");
+        assert_eq!(&f[1..4], ["pile", "30", "nsga"], "{line}");
+        assert_eq!(f[4].parse::<usize>().unwrap(), steps + 1, "{line}");
+        assert_eq!(f[9], "1", "converged: {line}");
+        let residual: f64 = f[10].parse().unwrap();
+        assert!((0.0..=1e-8).contains(&residual), "{line}");
+        match f[0] {
+            "solve" => {
+                assert!(f[6].parse::<usize>().unwrap() > 0, "{line}");
+                assert!(f[7] == "0" || f[7] == "1", "{line}");
+                solves_in_step += 1;
+                first_solve.get_or_insert(steps + 1);
+            }
+            "step" => {
+                assert!(f[5].parse::<f64>().unwrap() >= 0.0, "{line}");
+                steps += 1;
+                if first_solve.is_some() {
+                    assert!(solves_in_step >= 1, "no solve in step {steps}");
+                }
+                solves_in_step = 0;
+            }
+            other => panic!("unknown kind '{other}' in {line}"),
+        }
+    }
+    assert_eq!(steps, 40);
+    assert_eq!(first_solve, Some(25));
+    let (code, _, err) = contactlab(
+        &[
+            "bench-pile",
+            "--n",
+            "10",
+            "--steps",
+            "5",
+            "--trace",
+            "/nonexistent-dir/trace.csv",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--trace") && err.contains("/nonexistent-dir/trace.csv"),
+        "{err}"
+    );
+}
+
 /// `solver-compare` records a pile's large-island problems and solves each again under
 /// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
 /// must converge again from its recorded warm start, with plain Newton and with the

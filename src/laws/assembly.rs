@@ -126,12 +126,20 @@ impl Assembled {
         // Rounds of Newton–Krylov between rounds of sweeps, whatever the small islands'
         // solver: measured on the piles of 100, they cut Moreau–Jean's unconverged steps from
         // 86 % to 14 % (docs/benchmarks.md).
-        self.solve_sparse_with(
+        let solution = self.solve_sparse_with(
             u_free,
             guess,
             options,
             super::sparse::SparseOptions::standard(options),
-        )
+        );
+        super::solve_log::note(|| super::solve_log::SolveRecord {
+            rows: self.rows(),
+            warm: guess.is_some(),
+            iterations: solution.iterations,
+            converged: solution.converged,
+            residual: solution.residual,
+        });
+        solution
     }
 
     /// Block Gauss–Seidel with the given block-sparse settings (the steppers' are

@@ -36,6 +36,7 @@ pub mod nsgs;
 pub mod polyhedral;
 pub mod projection;
 mod round_contact;
+pub mod solve_log;
 pub mod sparse;
 mod sparse_jacobian;
 
