@@ -48,8 +48,7 @@ fn run_one(
     stepper: &str,
     (resistance, sleep): (bool, bool),
     (mu, tolerance): (Option<f64>, Option<f64>),
-    steps: usize,
-    budget_s: f64,
+    (steps, budget_s): (usize, f64),
     mut trace: Option<&mut String>,
 ) -> Result<PileRow, String> {
     let mut set = vec![
@@ -232,8 +231,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         stepper,
                         (resistance, sleep),
                         (mu, tolerance),
-                        steps,
-                        budget,
+                        (steps, budget),
                         traced.then_some(&mut *lines),
                     )
                 };
