@@ -79,25 +79,18 @@ impl SparseProblem {
 }
 
 thread_local! {
-    static RECORDING: RefCell<Option<Vec<SparseProblem>>> = const { RefCell::new(None) };
+    static RECORDING: super::thread_log::Slot<SparseProblem> = const { RefCell::new(None) };
 }
 
 /// Runs `run` with recording on for this thread; returns its result and every block-sparse
 /// problem solved meanwhile, in order.
 pub fn record<R>(run: impl FnOnce() -> R) -> (R, Vec<SparseProblem>) {
-    let previous = RECORDING.with(|r| r.borrow_mut().replace(Vec::new()));
-    let result = run();
-    let problems = RECORDING.with(|r| std::mem::replace(&mut *r.borrow_mut(), previous));
-    (result, problems.unwrap_or_default())
+    super::thread_log::collect(&RECORDING, run)
 }
 
 /// Keeps the problem `make` builds when recording is on (and never builds it otherwise).
 pub(super) fn offer(make: impl FnOnce() -> SparseProblem) {
-    RECORDING.with(|r| {
-        if let Some(list) = r.borrow_mut().as_mut() {
-            list.push(make());
-        }
-    });
+    super::thread_log::append(&RECORDING, make);
 }
 
 #[cfg(test)]

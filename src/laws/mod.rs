@@ -39,6 +39,7 @@ mod round_contact;
 pub mod solve_log;
 pub mod sparse;
 mod sparse_jacobian;
+mod thread_log;
 
 use nalgebra::{DMatrix, DVector};
 

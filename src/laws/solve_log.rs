@@ -27,25 +27,18 @@ pub struct SolveRecord {
 }
 
 thread_local! {
-    static LOG: RefCell<Option<Vec<SolveRecord>>> = const { RefCell::new(None) };
+    static LOG: super::thread_log::Slot<SolveRecord> = const { RefCell::new(None) };
 }
 
 /// Runs `run` with the log on for this thread; returns its result and every block-sparse
 /// solve that ended meanwhile, in order.
 pub fn log<R>(run: impl FnOnce() -> R) -> (R, Vec<SolveRecord>) {
-    let previous = LOG.with(|l| l.borrow_mut().replace(Vec::new()));
-    let result = run();
-    let solves = LOG.with(|l| std::mem::replace(&mut *l.borrow_mut(), previous));
-    (result, solves.unwrap_or_default())
+    super::thread_log::collect(&LOG, run)
 }
 
 /// Notes the solve `make` describes when the log is on (and never builds it otherwise).
 pub(super) fn note(make: impl FnOnce() -> SolveRecord) {
-    LOG.with(|l| {
-        if let Some(list) = l.borrow_mut().as_mut() {
-            list.push(make());
-        }
-    });
+    super::thread_log::append(&LOG, make);
 }
 
 #[cfg(test)]
