@@ -250,7 +250,16 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         traced.then_some(&mut *lines),
                     )
                 };
-                let r = repeated(run, repeat)?;
+                let r = match repeated(run, repeat) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        // A run that failed keeps the trace up to its failing step.
+                        if let Some(path) = &trace_path {
+                            let _ = std::fs::write(path, trace.take());
+                        }
+                        return Err(e);
+                    }
+                };
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.0} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,
