@@ -21,12 +21,16 @@ const EQUATIONS: u32 = 8;
 
 /// The rows of every joint of `system` at positions `q` and time `t`, in joint order.
 pub fn joint_contacts(system: &System, q: &DVector<f64>, t: f64) -> Vec<Contact> {
-    system
-        .joints
-        .iter()
-        .enumerate()
-        .flat_map(|(j, joint)| rows_of(system, q, t, j, joint))
-        .collect()
+    let mut out = Vec::new();
+    push_joint_contacts(&mut out, system, q, t);
+    out
+}
+
+/// [`joint_contacts`] appended to `out`.
+pub fn push_joint_contacts(out: &mut Vec<Contact>, system: &System, q: &DVector<f64>, t: f64) {
+    for (j, joint) in system.joints.iter().enumerate() {
+        out.extend(rows_of(system, q, t, j, joint));
+    }
 }
 
 /// A joint row with everything but its geometry filled in.

@@ -214,31 +214,58 @@ pub fn contact_capacity(system: &System) -> usize {
 /// island (contacts linked through shared moving bodies), from the geometry alone (no rows).
 pub fn contact_census(system: &System, q: &DVector<f64>, margin: f64) -> (usize, usize) {
     let colliders = colliders(system, q);
-    let mut touching: Vec<(usize, usize)> = Vec::new();
-    let mut found = PairContacts::new();
-    for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
-        if system.jointed(i, j) {
-            continue;
+    crate::linalg::buffers::with_scratch(&CENSUS_WORK, |work| {
+        work.touching.clear();
+        let mut found = PairContacts::new();
+        for (i, j) in candidate_pairs(&bounds(system, &colliders), margin) {
+            if system.jointed(i, j) {
+                continue;
+            }
+            detect_pair(&colliders[i], &colliders[j], margin, &mut found);
+            work.touching
+                .extend(std::iter::repeat_n((i, j), found.len()));
         }
-        detect_pair(&colliders[i], &colliders[j], margin, &mut found);
-        touching.extend(std::iter::repeat_n((i, j), found.len()));
-    }
-    island_census(system, &touching)
+        island_census(system, work)
+    })
 }
 
 /// The same census over contacts already detected.
 pub fn census_of(system: &System, contacts: &[Contact]) -> (usize, usize) {
-    let touching: Vec<(usize, usize)> = contacts
-        .iter()
-        .map(|c| (c.key.first, c.key.second))
-        .collect();
-    island_census(system, &touching)
+    crate::linalg::buffers::with_scratch(&CENSUS_WORK, |work| {
+        work.touching.clear();
+        work.touching
+            .extend(contacts.iter().map(|c| (c.key.first, c.key.second)));
+        island_census(system, work)
+    })
 }
 
-/// (number of contacts, contacts in the largest island) for one (body, body) pair per
-/// contact, islands joined through moving bodies by union–find.
-fn island_census(system: &System, touching: &[(usize, usize)]) -> (usize, usize) {
-    let mut parent: Vec<usize> = (0..system.bodies.len()).collect();
+/// The census's lists, kept on this thread from step to step.
+#[derive(Default)]
+struct CensusWork {
+    /// One (body, body) pair per contact.
+    touching: Vec<(usize, usize)>,
+    /// Union–find parents, one per body.
+    parent: Vec<usize>,
+    /// Contacts per island, by root body.
+    per_island: Vec<usize>,
+}
+
+thread_local! {
+    static CENSUS_WORK: crate::linalg::buffers::ScratchPool<CensusWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// (number of contacts, contacts in the largest island) for the pairs in
+/// `work.touching`, islands joined through moving bodies by union–find.
+fn island_census(system: &System, work: &mut CensusWork) -> (usize, usize) {
+    let CensusWork {
+        touching,
+        parent,
+        per_island,
+    } = work;
+    let bodies = system.bodies.len();
+    parent.clear();
+    parent.extend(0..bodies);
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -246,63 +273,106 @@ fn island_census(system: &System, touching: &[(usize, usize)]) -> (usize, usize)
         }
         i
     }
-    for &(i, j) in touching {
+    for &(i, j) in touching.iter() {
         if !system.bodies[i].is_fixed() && !system.bodies[j].is_fixed() {
-            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            let (a, b) = (root(parent, i), root(parent, j));
             if a != b {
                 parent[a.max(b)] = a.min(b);
             }
         }
     }
-    let mut per_island = std::collections::BTreeMap::<usize, usize>::new();
-    for &(i, j) in touching {
+    per_island.clear();
+    per_island.resize(bodies, 0);
+    for &(i, j) in touching.iter() {
         let moving = if system.bodies[i].is_fixed() { j } else { i };
-        *per_island.entry(root(&mut parent, moving)).or_default() += 1;
+        per_island[root(parent, moving)] += 1;
     }
     (
         touching.len(),
-        per_island.values().copied().max().unwrap_or(0),
+        per_island.iter().copied().max().unwrap_or(0),
     )
 }
 
 fn colliders<'a>(system: &'a System, q: &DVector<f64>) -> Vec<Collider<'a>> {
-    system
-        .bodies
-        .iter()
-        .map(|b| Collider {
-            shape: &b.shape,
-            pose: b.pose(q),
-            position: b.position3(q),
-            orientation: b.orientation(q),
-            feet: &b.contact_points,
-            nodes: match &b.kind {
-                crate::model::BodyKind::Beam(beam) => beam.node_coordinates(b.q_of(q)),
-                _ => Vec::new(),
-            },
-            segments: match &b.kind {
-                crate::model::BodyKind::SpatialBeam(beam) => {
-                    beam.segments(&beam.node_frames(b.q_of(q)))
-                }
-                _ => Vec::new(),
-            },
-        })
-        .collect()
+    let mut out = Vec::new();
+    colliders_into(system, q, &mut out);
+    out
+}
+
+/// [`colliders`] into `out` (cleared first).
+fn colliders_into<'a>(system: &'a System, q: &DVector<f64>, out: &mut Vec<Collider<'a>>) {
+    out.clear();
+    out.extend(system.bodies.iter().map(|b| Collider {
+        shape: &b.shape,
+        pose: b.pose(q),
+        position: b.position3(q),
+        orientation: b.orientation(q),
+        feet: &b.contact_points,
+        nodes: match &b.kind {
+            crate::model::BodyKind::Beam(beam) => beam.node_coordinates(b.q_of(q)),
+            _ => Vec::new(),
+        },
+        segments: match &b.kind {
+            crate::model::BodyKind::SpatialBeam(beam) => {
+                beam.segments(&beam.node_frames(b.q_of(q)))
+            }
+            _ => Vec::new(),
+        },
+    }));
 }
 
 /// Each body's bounding sphere; a sleeping body counts as fixed (no contact between two
 /// sleeping or fixed bodies is looked for).
 fn bounds(system: &System, colliders: &[Collider]) -> Vec<Bounds> {
-    system
-        .bodies
-        .iter()
-        .zip(colliders)
-        .zip(&system.asleep)
-        .map(|((b, c), asleep)| Bounds {
-            centre: c.position,
-            radius: b.shape.bounding_radius(),
-            fixed: b.is_fixed() || *asleep,
-        })
-        .collect()
+    let mut out = Vec::new();
+    bounds_into(system, colliders, &mut out);
+    out
+}
+
+/// [`bounds`] into `out` (cleared first).
+fn bounds_into(system: &System, colliders: &[Collider], out: &mut Vec<Bounds>) {
+    out.clear();
+    out.extend(
+        system
+            .bodies
+            .iter()
+            .zip(colliders)
+            .zip(&system.asleep)
+            .map(|((b, c), asleep)| Bounds {
+                centre: c.position,
+                radius: b.shape.bounding_radius(),
+                fixed: b.is_fixed() || *asleep,
+            }),
+    );
+}
+
+/// Detection's work lists, kept on this thread from call to call (the colliders' list for
+/// any lifetime, see [`crate::linalg::buffers::recycled`]).
+#[derive(Default)]
+struct DetectWork {
+    colliders: Vec<Collider<'static>>,
+    bounds: Vec<Bounds>,
+    pairs: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    static DETECT_WORK: crate::linalg::buffers::ScratchPool<DetectWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// Lists of contacts given back ([`recycle_contacts`]), for detection to fill again.
+    static SPARE_CONTACTS: crate::linalg::buffers::ScratchPool<Vec<Contact>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Lists of contacts kept for reuse: a step holds three at most (the start's, the
+/// position passes', the end's).
+const SPARE_CONTACT_LISTS: usize = 4;
+
+/// Gives a list of contacts that is no longer needed back to this thread's detection, which
+/// fills its storage again instead of allocating (a contact is over a kilobyte: a pile's
+/// list is megabytes).
+pub fn recycle_contacts(mut contacts: Vec<Contact>) {
+    contacts.clear();
+    crate::linalg::buffers::give_back(&SPARE_CONTACTS, contacts, SPARE_CONTACT_LISTS);
 }
 
 /// All candidate contacts at positions `q` with gap ≤ `margin`, and the bilateral rows of
@@ -315,26 +385,33 @@ pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Co
 /// [`detect_contacts`] with the joints' equations taken at time `t` (a drive's angle).
 pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64) -> Vec<Contact> {
     let planar = !system.is_spatial();
-    let colliders = colliders(system, q);
-    let mut out = joint_rows::joint_contacts(system, q, t);
-    // The pairs come in key order, so the contacts come out (nearly) sorted and the sort
-    // below moves little (a contact with its rows is over a kilobyte).
-    let pairs = candidate_pairs(&bounds(system, &colliders), margin);
-    out.reserve(pairs.len());
-    let mut found = PairContacts::new();
-    for (i, j) in pairs {
-        if system.jointed(i, j) {
-            continue;
+    let mut out = crate::linalg::buffers::take_spare(&SPARE_CONTACTS);
+    out.clear();
+    joint_rows::push_joint_contacts(&mut out, system, q, t);
+    crate::linalg::buffers::with_scratch(&DETECT_WORK, |work| {
+        let mut colliders = crate::linalg::buffers::recycled(std::mem::take(&mut work.colliders));
+        colliders_into(system, q, &mut colliders);
+        bounds_into(system, &colliders, &mut work.bounds);
+        // The pairs come in key order, so the contacts come out (nearly) sorted and the sort
+        // below moves little (a contact with its rows is over a kilobyte).
+        crate::geometry::broad_phase::candidate_pairs_into(&work.bounds, margin, &mut work.pairs);
+        out.reserve(work.pairs.len());
+        let mut found = PairContacts::new();
+        for &(i, j) in &work.pairs {
+            if system.jointed(i, j) {
+                continue;
+            }
+            detect_pair(&colliders[i], &colliders[j], margin, &mut found);
+            for (side, g) in found.drain(..) {
+                let (a, b) = match side {
+                    Side::First => (i, j),
+                    Side::Second => (j, i),
+                };
+                push_contact(&mut out, system, q, (a, b), g, (i, j), planar);
+            }
         }
-        detect_pair(&colliders[i], &colliders[j], margin, &mut found);
-        for (side, g) in found.drain(..) {
-            let (a, b) = match side {
-                Side::First => (i, j),
-                Side::Second => (j, i),
-            };
-            push_contact(&mut out, system, q, (a, b), g, (i, j), planar);
-        }
-    }
+        work.colliders = crate::linalg::buffers::recycled(colliders);
+    });
     out.sort_by_key(|c| c.key);
     out
 }

@@ -48,17 +48,58 @@ const MAX_LEVEL: u32 = 30;
 
 /// The candidate pairs (i < j) of bodies whose bounding cubes, grown by `margin`, overlap.
 pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
-    pairs_by(bodies, margin, ALL_PAIRS_UP_TO)
+    let mut pairs = Vec::new();
+    candidate_pairs_into(bodies, margin, &mut pairs);
+    pairs
+}
+
+/// [`candidate_pairs`] into `pairs` (cleared first), the grid's work lists kept on this
+/// thread from call to call: a step detects two or three times, and once a pile has its
+/// pairs the broad phase allocates nothing.
+pub fn candidate_pairs_into(bodies: &[Bounds], margin: f64, pairs: &mut Vec<(usize, usize)>) {
+    crate::linalg::buffers::with_scratch(&GRID_WORK, |work| {
+        pairs_by(bodies, margin, ALL_PAIRS_UP_TO, work, pairs);
+    });
+}
+
+/// The grid's work lists, reused between calls.
+#[derive(Default)]
+struct GridWork {
+    bounded: Vec<usize>,
+    unbounded: Vec<usize>,
+    levels: Vec<u32>,
+    sorted: Vec<((u32, [i64; 3]), usize)>,
+    cells: FxHashMap<(u32, [i64; 3]), (usize, usize)>,
+    occupied: Vec<u32>,
+}
+
+thread_local! {
+    static GRID_WORK: crate::linalg::buffers::ScratchPool<GridWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// [`candidate_pairs`], testing every pair directly up to `all_pairs_up_to` bounded bodies
 /// and by the grid above (the tests drive each path on the same bodies).
-fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usize, usize)> {
+fn pairs_by(
+    bodies: &[Bounds],
+    margin: f64,
+    all_pairs_up_to: usize,
+    work: &mut GridWork,
+    pairs: &mut Vec<(usize, usize)>,
+) {
+    let GridWork {
+        bounded,
+        unbounded,
+        levels,
+        sorted,
+        cells,
+        occupied,
+    } = work;
+    bounded.clear();
+    unbounded.clear();
     // Sized once (a partition grows both lists as it goes).
-    let (mut bounded, mut unbounded) = (
-        Vec::with_capacity(bodies.len()),
-        Vec::with_capacity(bodies.len()),
-    );
+    bounded.reserve(bodies.len());
+    unbounded.reserve(bodies.len());
     for (i, b) in bodies.iter().enumerate() {
         if b.radius.is_finite() {
             bounded.push(i);
@@ -68,17 +109,18 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
     }
     // Room for a packed pile's pairs (a sphere touches up to twelve, each pair kept once)
     // and every plane against every body, so that the list is not regrown as it fills.
-    let mut pairs = Vec::with_capacity(6 * bounded.len() + unbounded.len() * bodies.len());
+    pairs.clear();
+    pairs.reserve(6 * bounded.len() + unbounded.len() * bodies.len());
     let mut keep = |i: usize, j: usize| {
         if !(bodies[i].fixed && bodies[j].fixed) {
             pairs.push((i.min(j), i.max(j)));
         }
     };
-    for &p in &unbounded {
-        for &b in &bounded {
+    for &p in unbounded.iter() {
+        for &b in bounded.iter() {
             keep(p, b);
         }
-        for &q in &unbounded {
+        for &q in unbounded.iter() {
             if p < q {
                 keep(p, q);
             }
@@ -100,7 +142,7 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
             }
         }
         pairs.sort_unstable();
-        return pairs;
+        return;
     }
     // Levels of cells: level L has side s₀·4^L, s₀ twice the smallest half extent; each body
     // sits in the lowest level whose side is at least twice its half extent, in the cell that
@@ -126,19 +168,21 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
         let c = centre / side_of(level);
         [c.x.floor() as i64, c.y.floor() as i64, c.z.floor() as i64]
     };
-    let levels: Vec<u32> = bounded.iter().map(|&i| level_of(i)).collect();
+    levels.clear();
+    levels.extend(bounded.iter().map(|&i| level_of(i)));
     // The bodies sorted by (level, cell), so that each occupied cell is one run of them
-    // (members ascending), and the map from a cell to its run: two allocations, not one
-    // per cell.
-    let mut sorted: Vec<((u32, [i64; 3]), usize)> = bounded
-        .iter()
-        .zip(&levels)
-        .map(|(&i, &level)| ((level, cell_at(bodies[i].centre, level)), i))
-        .collect();
+    // (members ascending), and the map from a cell to its run: no allocation per cell.
+    sorted.clear();
+    sorted.extend(
+        bounded
+            .iter()
+            .zip(levels.iter())
+            .map(|(&i, &level)| ((level, cell_at(bodies[i].centre, level)), i)),
+    );
     sorted.sort_unstable();
-    let mut cells: FxHashMap<(u32, [i64; 3]), (usize, usize)> =
-        FxHashMap::with_capacity_and_hasher(sorted.len(), Default::default());
-    let mut occupied: Vec<u32> = Vec::new();
+    cells.clear();
+    cells.reserve(sorted.len());
+    occupied.clear();
     let mut start = 0;
     while start < sorted.len() {
         let key = sorted[start].0;
@@ -153,7 +197,7 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
     // above: a body j on level b ≥ level(i) whose cube meets i's has |cᵢ − cⱼ| ≤ eᵢ + eⱼ ≤ s_b
     // per axis, so its cell is a neighbour of the one holding cᵢ. A pair on one level is taken
     // once (j < i), a pair across levels by the lower body only.
-    for (&i, &level) in bounded.iter().zip(&levels) {
+    for (&i, &level) in bounded.iter().zip(levels.iter()) {
         for &other in occupied.iter().filter(|&&l| l >= level) {
             let [x, y, z] = cell_at(bodies[i].centre, other);
             for dx in -1..=1 {
@@ -180,12 +224,18 @@ fn pairs_by(bodies: &[Bounds], margin: f64, all_pairs_up_to: usize) -> Vec<(usiz
     }
     pairs.sort_unstable();
     pairs.dedup();
-    pairs
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`pairs_by`] in fresh work lists.
+    fn pairs_by_fresh(bodies: &[Bounds], margin: f64, up_to: usize) -> Vec<(usize, usize)> {
+        let mut pairs = Vec::new();
+        pairs_by(bodies, margin, up_to, &mut GridWork::default(), &mut pairs);
+        pairs
+    }
 
     /// Every pair by brute force, for comparison.
     fn all_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
@@ -254,7 +304,7 @@ mod tests {
                 let few = &bodies[bodies.len() - ALL_PAIRS_UP_TO..];
                 for up_to in [0, usize::MAX] {
                     assert_eq!(
-                        pairs_by(few, margin, up_to),
+                        pairs_by_fresh(few, margin, up_to),
                         all_pairs(few, margin),
                         "seed {seed}, margin {margin}, {up_to}"
                     );
@@ -280,8 +330,8 @@ mod tests {
             },
         ];
         for up_to in [0, usize::MAX] {
-            assert_eq!(pairs_by(&bodies, 0.0, up_to), all_pairs(&bodies, 0.0));
-            assert_eq!(pairs_by(&bodies, 0.0, up_to), vec![(0, 1)]);
+            assert_eq!(pairs_by_fresh(&bodies, 0.0, up_to), all_pairs(&bodies, 0.0));
+            assert_eq!(pairs_by_fresh(&bodies, 0.0, up_to), vec![(0, 1)]);
         }
     }
 
@@ -300,7 +350,7 @@ mod tests {
             },
         ];
         for up_to in [0, usize::MAX] {
-            assert!(pairs_by(&bodies, 0.0, up_to).is_empty());
+            assert!(pairs_by_fresh(&bodies, 0.0, up_to).is_empty());
         }
     }
 }

@@ -87,65 +87,136 @@ pub(crate) struct ImpulseSettings<'s> {
 }
 
 /// The velocity-level laws on `contacts`, island by island: v⁺ = v_free + M⁻¹ Gᵀ Λ with
-/// Newton's impact law on ġ_N(v_before). Returns the velocity change and the islands.
+/// Newton's impact law on ġ_N(v_before). Writes the velocity change M⁻¹ Gᵀ Λ into `dv`
+/// (resized, zero outside the islands' bodies) and returns the islands.
 pub(crate) fn solve_impulses<'a>(
     system: &crate::model::System,
-    contacts: Vec<&'a Contact>,
+    contacts: &[&'a Contact],
     (v_free, v_before): (&DVector<f64>, &DVector<f64>),
     settings: &ImpulseSettings,
     report: &mut super::StepReport,
-) -> (DVector<f64>, Vec<SolvedImpulses<'a>>) {
+    dv: &mut DVector<f64>,
+) -> SolvedIslands<'a> {
     use crate::laws::assembly::{Laws, assemble, islands};
     let (material, options, warm) = (settings.material, settings.newton, settings.warm);
-    let mut dv = DVector::zeros(system.dofs());
-    let mut solved = Vec::new();
-    // The free relative velocities and the warm start, one buffer each for every island.
-    let (mut u_free, mut guess) = (DVector::zeros(0), DVector::zeros(0));
-    for group in islands(system.mass(), &contacts).iter() {
-        let members: Vec<&Contact> = group.iter().map(|&k| contacts[k]).collect();
-        let problem = assemble(
-            system.mass(),
-            &members,
-            material,
-            Laws {
-                friction: true,
-                resistance: true,
-            },
-        );
-        problem.relative_into(v_free, &mut u_free);
-        let approach: Vec<f64> = members.iter().map(|c| c.normal_row.dot(v_before)).collect();
-        crate::linalg::buffers::zeroed_vector(&mut guess, u_free.len());
-        let use_warm = settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
-        for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
-            if b.bilateral {
-                u_free[b.offset] += c.rate_bias;
-            } else {
-                u_free[b.offset] += material.restitution * u.min(0.0);
-            }
-            if let Some(prev) = warm.get(&c.key).filter(|_| use_warm)
-                && prev.len() == 1 + b.tangents + b.rolling + b.spin
-            {
-                for (k, x) in prev.iter().enumerate() {
-                    guess[b.offset + k] = *x;
+    crate::linalg::buffers::zeroed_vector(dv, system.dofs());
+    let mut solved = SolvedIslands::empty();
+    // The free relative velocities and the warm start, one buffer each for every island
+    // (and kept on this thread from step to step).
+    crate::linalg::buffers::with_scratch(&IMPULSE_WORK, |(u_free, guess)| {
+        for group in islands(system.mass(), contacts).iter() {
+            let (mut members, mut approach) = take_island_lists();
+            members.extend(group.iter().map(|&k| contacts[k]));
+            let problem = assemble(
+                system.mass(),
+                &members,
+                material,
+                Laws {
+                    friction: true,
+                    resistance: true,
+                },
+            );
+            problem.relative_into(v_free, u_free);
+            approach.extend(members.iter().map(|c| c.normal_row.dot(v_before)));
+            crate::linalg::buffers::zeroed_vector(guess, u_free.len());
+            let use_warm =
+                settings.warm_small || problem.rows() > crate::laws::assembly::DENSE_ROWS;
+            for ((b, &u), c) in problem.blocks.iter().zip(&approach).zip(&members) {
+                if b.bilateral {
+                    u_free[b.offset] += c.rate_bias;
+                } else {
+                    u_free[b.offset] += material.restitution * u.min(0.0);
+                }
+                if let Some(prev) = warm.get(&c.key).filter(|_| use_warm)
+                    && prev.len() == 1 + b.tangents + b.rolling + b.spin
+                {
+                    for (k, x) in prev.iter().enumerate() {
+                        guess[b.offset + k] = *x;
+                    }
                 }
             }
+            let solution = problem.solve(settings.solver, u_free, Some(guess), options);
+            report.record_solve(
+                super::StepSolver::of_laws(solution.method),
+                solution.iterations,
+                solution.residual,
+                solution.converged,
+            );
+            problem.add_velocity_change(&solution.lambda, dv);
+            solved.islands.push(SolvedImpulses {
+                contacts: members,
+                problem,
+                solution,
+                approach,
+            });
         }
-        let solution = problem.solve(settings.solver, &u_free, Some(&guess), options);
-        report.record_solve(
-            super::StepSolver::of_laws(solution.method),
-            solution.iterations,
-            solution.residual,
-            solution.converged,
+    });
+    solved
+}
+
+thread_local! {
+    /// The free relative velocities and the warm start of [`solve_impulses`].
+    static IMPULSE_WORK: crate::linalg::buffers::ScratchPool<(DVector<f64>, DVector<f64>)> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// The contact and approach lists of dropped islands (the contacts' for any lifetime,
+    /// see [`crate::linalg::buffers::recycled`]).
+    static SPARE_ISLAND_LISTS: crate::linalg::buffers::ScratchPool<(Vec<&'static Contact>, Vec<f64>)> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// The lists of islands of dropped [`SolvedIslands`].
+    static SPARE_SOLVED: crate::linalg::buffers::ScratchPool<Vec<SolvedImpulses<'static>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Island lists kept for reuse: a pile on a floor is one island per bottom sphere (a
+/// hundred for a pile of a thousand), and a step holds its islands until it reports them.
+const SPARE_ISLAND_LIST_SETS: usize = 1024;
+
+/// Empty contact and approach lists, from a dropped island's storage when there is one.
+fn take_island_lists<'a>() -> (Vec<&'a Contact>, Vec<f64>) {
+    let (contacts, mut approach) = crate::linalg::buffers::take_spare(&SPARE_ISLAND_LISTS);
+    approach.clear();
+    (contacts, approach)
+}
+
+impl Drop for SolvedImpulses<'_> {
+    fn drop(&mut self) {
+        let storage = (
+            crate::linalg::buffers::recycled(std::mem::take(&mut self.contacts)),
+            std::mem::take(&mut self.approach),
         );
-        problem.add_velocity_change(&solution.lambda, &mut dv);
-        solved.push(SolvedImpulses {
-            contacts: members,
-            problem,
-            solution,
-            approach,
-        });
+        crate::linalg::buffers::give_back(&SPARE_ISLAND_LISTS, storage, SPARE_ISLAND_LIST_SETS);
     }
-    (dv, solved)
+}
+
+/// The islands of one velocity-level solve ([`solve_impulses`]); read as a slice. Dropped,
+/// its list goes back to this thread's store for the next step.
+pub(crate) struct SolvedIslands<'a> {
+    islands: Vec<SolvedImpulses<'a>>,
+}
+
+impl SolvedIslands<'_> {
+    /// No islands, in a dropped list's storage when there is one.
+    pub(crate) fn empty() -> Self {
+        Self {
+            islands: crate::linalg::buffers::take_spare(&SPARE_SOLVED),
+        }
+    }
+}
+
+impl<'a> std::ops::Deref for SolvedIslands<'a> {
+    type Target = [SolvedImpulses<'a>];
+
+    fn deref(&self) -> &Self::Target {
+        &self.islands
+    }
+}
+
+impl Drop for SolvedIslands<'_> {
+    fn drop(&mut self) {
+        // The islands give their own storage back as they drop.
+        let list = crate::linalg::buffers::recycled(std::mem::take(&mut self.islands));
+        crate::linalg::buffers::give_back(&SPARE_SOLVED, list, 4);
+    }
 }
 
 /// Reports for every contact in `contacts` at the end-of-step velocities `v`.

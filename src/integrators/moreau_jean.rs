@@ -70,6 +70,25 @@ pub struct MoreauJeanStepper {
     /// block Gauss–Seidel would otherwise start every step from zero. Small islands are
     /// solved exactly from zero, as before.
     warm: super::warm_start::WarmStart,
+    /// The step's vectors, kept from step to step.
+    work: StepWork,
+}
+
+/// The vectors of one step, kept so that a step allocates none of them.
+#[derive(Default)]
+struct StepWork {
+    /// f(q, v, t), then M⁻¹ f.
+    forces: DVector<f64>,
+    accelerations: DVector<f64>,
+    /// v_free = v + h M⁻¹ f.
+    v_free: DVector<f64>,
+    /// M⁻¹ Gᵀ Λ, then v_{k+1}.
+    dv: DVector<f64>,
+    /// h v_{k+1}, then the step's new positions (swapped with the old).
+    displacement: DVector<f64>,
+    q_next: DVector<f64>,
+    /// The contacts in the problem (their storage, see [`crate::linalg::buffers::recycled`]).
+    active: Vec<&'static Contact>,
 }
 
 impl MoreauJeanStepper {
@@ -78,6 +97,7 @@ impl MoreauJeanStepper {
         Self {
             settings,
             warm: Default::default(),
+            work: StepWork::default(),
         }
     }
 }
@@ -107,49 +127,76 @@ impl Stepper for MoreauJeanStepper {
         // in them), stable for h < 2/ω_max only: a beam's stiff elements set that limit.
         system.check_explicit_step(h, "moreau-jean")?;
         let contacts = start;
-        let f = system.generalized_forces(&system.q, &system.v, system.t);
-        let v_free = &system.v + system.mass().apply_inverse(&f) * h;
-        let active: Vec<&Contact> = contacts
-            .iter()
-            .filter(|c| c.bilateral || c.gap + h * c.normal_row.dot(&v_free) <= 0.0)
-            .collect();
+        let work = &mut self.work;
+        system.generalized_forces_into(&system.q, &system.v, system.t, &mut work.forces);
+        system
+            .mass()
+            .apply_inverse_into(&work.forces, &mut work.accelerations);
+        crate::linalg::buffers::sized_vector(&mut work.v_free, system.dofs());
+        for ((free, v), a) in work
+            .v_free
+            .iter_mut()
+            .zip(&system.v)
+            .zip(&work.accelerations)
+        {
+            *free = v + a * h;
+        }
+        let v_free = &work.v_free;
+        let mut active: Vec<&Contact> =
+            crate::linalg::buffers::recycled(std::mem::take(&mut work.active));
+        active.extend(
+            contacts
+                .iter()
+                .filter(|c| c.bilateral || c.gap + h * c.normal_row.dot(v_free) <= 0.0),
+        );
         let mut report = StepReport::default();
-        let (dv, solved) = if active.is_empty() {
-            (DVector::zeros(system.dofs()), Vec::new())
-        } else {
-            let laws = ImpulseSettings {
-                material: &settings.material,
-                newton: &self.settings.newton,
-                solver: match self.settings.solver {
-                    LcpSolverKind::Lemke => LawSolver::Lemke,
-                    LcpSolverKind::Pgs => LawSolver::Pgs(self.settings.pgs),
-                },
-                warm: &self.warm,
-                warm_small: false,
-            };
-            solve_impulses(system, active, (&v_free, &system.v), &laws, &mut report)
+        let laws = ImpulseSettings {
+            material: &settings.material,
+            newton: &self.settings.newton,
+            solver: match self.settings.solver {
+                LcpSolverKind::Lemke => LawSolver::Lemke,
+                LcpSolverKind::Pgs => LawSolver::Pgs(self.settings.pgs),
+            },
+            warm: &self.warm,
+            warm_small: false,
         };
-        let v_next = &v_free + dv;
+        let solved = solve_impulses(
+            system,
+            &active,
+            (v_free, &system.v),
+            &laws,
+            &mut report,
+            &mut work.dv,
+        );
+        // v_{k+1} = v_free + M⁻¹ Gᵀ Λ, in the velocity change's storage.
+        let v_next = &mut work.dv;
+        for (next, free) in v_next.iter_mut().zip(v_free) {
+            *next += free;
+        }
         self.warm.clear();
-        for s in &solved {
+        for s in solved.iter() {
             for (k, c) in s.contacts.iter().enumerate() {
                 self.warm.insert(c.key, s.multipliers(k));
             }
         }
         self.warm.finish();
-        system.q = system.integrate_positions(&system.q, &v_next, h);
-        system.v = v_next;
+        // q_{k+1} = q_k ⊕ h v_{k+1}.
+        crate::linalg::buffers::sized_vector(&mut work.displacement, v_next.len());
+        for (d, v) in work.displacement.iter_mut().zip(v_next.iter()) {
+            *d = v * h;
+        }
+        system.displace_into(&system.q, &work.displacement, &mut work.q_next);
+        std::mem::swap(&mut system.q, &mut work.q_next);
+        std::mem::swap(&mut system.v, v_next);
         system.t += h;
         super::joint_projection::project_joints(system, &self.settings.newton, &mut report);
         let after = detect_contacts(system, &system.q, settings.margin);
-        report.contacts = report_contacts(
-            &after,
-            solved.as_ref(),
-            &system.v,
-            h,
-            self.settings.impact_velocity,
-        );
+        report.contacts =
+            report_contacts(&after, &solved, &system.v, h, self.settings.impact_velocity);
         report.joints = report_joints(&after, &solved, &system.v, h, &[]);
+        drop(solved);
+        self.work.active = crate::linalg::buffers::recycled(active);
+        crate::contact::recycle_contacts(contacts);
         Ok(Stepped {
             report,
             end_contacts: after,

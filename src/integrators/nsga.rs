@@ -187,6 +187,58 @@ pub struct NsgaStepper {
     /// The contacts the position level loaded in this step (kept as a field for its
     /// storage).
     position_active: Vec<ContactKey>,
+    /// The step's vectors and lists, kept so that a step allocates none of them.
+    work: StepWork,
+}
+
+/// The vectors and lists of one step, kept from step to step (taken by the step and put
+/// back at its end). The lists of references keep only their storage between steps
+/// ([`crate::linalg::buffers::recycled`]).
+#[derive(Default)]
+struct StepWork {
+    /// q_n, v_n.
+    q_n: DVector<f64>,
+    v_n: DVector<f64>,
+    /// The predictor's ä_{n+1} and its (a, Δq, q, v).
+    acc: DVector<f64>,
+    predicted: Predicted,
+    /// f(q, v, t) and the predictor's residual M ä − f.
+    forces: DVector<f64>,
+    residual: DVector<f64>,
+    /// The smooth normal forces, their M⁻¹ share of ä and a^N (three levels).
+    force_normal: DVector<f64>,
+    acc_normal: DVector<f64>,
+    a_normal: DVector<f64>,
+    /// [a^N_n, ä^N_n] when the last step kept none.
+    contact_acceleration: [DVector<f64>; 2],
+    /// The displacement of q̂ without the smooth normal forces'.
+    normal_displacement: DVector<f64>,
+    dq: DVector<f64>,
+    /// The position level's q_{n+1}, its correction and the corrected positions.
+    q_next: DVector<f64>,
+    correction: DVector<f64>,
+    corrected: DVector<f64>,
+    /// The predictor's accelerated displacement h²[(½ − β) a_n + β a_{n+1}].
+    accelerated: DVector<f64>,
+    /// A large island's lagged friction displacement.
+    lagged: DVector<f64>,
+    /// The velocity level's M⁻¹ Gᵀ Λ, then v_{n+1}.
+    dv: DVector<f64>,
+    /// The contacts of a position pass, of one island, of the velocity level.
+    refs: Vec<&'static Contact>,
+    members: Vec<&'static Contact>,
+    closed: Vec<&'static Contact>,
+    /// The contacts loaded at the end of the step (three levels).
+    loaded: Vec<ContactKey>,
+}
+
+/// The smooth predictor's a_{n+1}, Δq, q_{n+1} and v_{n+1} for one ä_{n+1}.
+#[derive(Default)]
+struct Predicted {
+    a: DVector<f64>,
+    dq: DVector<f64>,
+    q: DVector<f64>,
+    v: DVector<f64>,
 }
 
 /// The percussions besides the normal one that held a contact in a step.
@@ -218,6 +270,7 @@ impl NsgaStepper {
             restart: false,
             held: Vec::new(),
             position_active: Vec::new(),
+            work: StepWork::default(),
         }
     }
 
@@ -301,7 +354,8 @@ impl NsgaStepper {
 
 /// The displacement (h/2) M⁻¹ J_Tᵀ P_T of the percussions P_T besides the normal ones
 /// (friction, rolling and spinning resistance) that the last step found at those of
-/// `members` it ended holding (`held`, sorted by key), or None when it held none.
+/// `members` it ended holding (`held`, sorted by key), into `out` (resized); false, and
+/// `out` unspecified, when it held none.
 ///
 /// A large island's position level corrects by the normal multipliers alone (position-level
 /// friction there does not converge at a bearable cost, docs/benchmarks.md). Its predictor
@@ -318,8 +372,9 @@ fn lagged_law_displacement(
     members: &[&Contact],
     held: &[HeldPercussions],
     h: f64,
-) -> Option<DVector<f64>> {
-    let mut out: Option<DVector<f64>> = None;
+    out: &mut DVector<f64>,
+) -> bool {
+    let mut any = false;
     for c in members {
         let Ok(i) = held.binary_search_by_key(&c.key, |p| p.key) else {
             continue;
@@ -331,15 +386,18 @@ fn lagged_law_displacement(
             .chain(c.spin_row.iter().take(spin));
         for (row, &p) in rows.zip(&held[i].values) {
             if p != 0.0 {
-                let u = out.get_or_insert_with(|| DVector::zeros(system.dofs()));
+                if !any {
+                    crate::linalg::buffers::zeroed_vector(out, system.dofs());
+                    any = true;
+                }
                 system
                     .mass()
                     .inverse_times_row(row)
-                    .add_transpose_to(0.5 * h * p, u);
+                    .add_transpose_to(0.5 * h * p, out);
             }
         }
     }
-    out
+    any
 }
 
 /// Numerical ∂f/∂q·δ and ∂f/∂v·δ for the predictor's Newton tangent.
@@ -413,13 +471,20 @@ impl Stepper for NsgaStepper {
     fn step(
         &mut self,
         system: &mut System,
-        _start: Vec<Contact>,
+        start: Vec<Contact>,
         settings: &ContactSettings,
         h: f64,
     ) -> Result<Stepped> {
+        // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
+        crate::contact::recycle_contacts(start);
         system.refresh_mass();
         let c = AlphaCoefficients::from_spectral_radius(self.settings.spectral_radius);
-        let (q_n, v_n, t_next) = (system.q.clone(), system.v.clone(), system.t + h);
+        let mut work = std::mem::take(&mut self.work);
+        let (q_n, v_n, predicted) = (&mut work.q_n, &mut work.v_n, &mut work.predicted);
+        let (forces, residual) = (&mut work.forces, &mut work.residual);
+        crate::linalg::buffers::copy_vector(q_n, &system.q);
+        crate::linalg::buffers::copy_vector(v_n, &system.v);
+        let (q_n, v_n, t_next) = (&*q_n, &*v_n, system.t + h);
         // The joints' smooth reactions in the predictor (module smooth_joints), for a
         // mechanism small enough to solve them densely.
         let joint_equations = super::smooth_joints::joint_equations(system);
@@ -458,7 +523,7 @@ impl Stepper for NsgaStepper {
                     .collect();
             }
         }
-        let (a_n, acc_n) = self.acceleration.clone().expect("set above when missing");
+        let (mut a_n, acc_n) = self.acceleration.take().expect("set above when missing");
         let mut report = StepReport::default();
 
         // 1. Smooth predictor: Newton on ä_{n+1}.
@@ -467,30 +532,40 @@ impl Stepper for NsgaStepper {
         // each instead of a temporary per operation):
         //   a = ((1 − α_f) ä + α_f ä_n − α_m a_n) / (1 − α_m),
         //   Δq = h v_n + h²(½ − β) a_n + h² β a,   v = v_n + h(1 − γ) a_n + h γ a.
-        let predict = |acc: &DVector<f64>| {
-            let a = DVector::from_fn(acc.len(), |i, _| {
-                (acc[i] * (1.0 - c.alpha_f) + acc_n[i] * c.alpha_f - a_n[i] * c.alpha_m)
-                    / (1.0 - c.alpha_m)
-            });
+        // (Into the buffers of `out`.)
+        let predict = |acc: &DVector<f64>, out: &mut Predicted| {
+            let n = acc.len();
+            crate::linalg::buffers::sized_vector(&mut out.a, n);
+            for (i, a) in out.a.iter_mut().enumerate() {
+                *a = (acc[i] * (1.0 - c.alpha_f) + acc_n[i] * c.alpha_f - a_n[i] * c.alpha_m)
+                    / (1.0 - c.alpha_m);
+            }
             let (k1, k2) = (h * h * (0.5 - c.beta), h * h * c.beta);
-            let dq = DVector::from_fn(a.len(), |i, _| v_n[i] * h + a_n[i] * k1 + a[i] * k2);
-            let q = system.displace(&q_n, &dq);
+            crate::linalg::buffers::sized_vector(&mut out.dq, n);
+            for (i, dq) in out.dq.iter_mut().enumerate() {
+                *dq = v_n[i] * h + a_n[i] * k1 + out.a[i] * k2;
+            }
+            system.displace_into(q_n, &out.dq, &mut out.q);
             let (k3, k4) = (h * (1.0 - c.gamma), h * c.gamma);
-            let v = DVector::from_fn(a.len(), |i, _| v_n[i] + a_n[i] * k3 + a[i] * k4);
-            (a, q, v)
+            crate::linalg::buffers::sized_vector(&mut out.v, n);
+            for (i, v) in out.v.iter_mut().enumerate() {
+                *v = v_n[i] + a_n[i] * k3 + out.a[i] * k4;
+            }
         };
         // First a fixed-point update with the block-diagonal M (exact when f does not depend
         // on the state); Newton with a finite-difference tangent only if f does. A flexible
         // body starts Newton from ä_n instead: its fixed-point update is an explicit step,
         // far off (h ω_max ≫ 1) for stiff elements.
-        let mut acc = if system.has_beams() {
-            acc_n.clone()
+        let mut acc = std::mem::take(&mut work.acc);
+        if system.has_beams() {
+            crate::linalg::buffers::copy_vector(&mut acc, &acc_n);
         } else {
-            let (_, q, v) = predict(&acc_n);
+            predict(&acc_n, predicted);
+            system.generalized_forces_into(&predicted.q, &predicted.v, t_next, forces);
             system
-                .mass_at(&q)
-                .apply_inverse(&system.generalized_forces(&q, &v, t_next))
-        };
+                .mass_at(&predicted.q)
+                .apply_inverse_into(forces, &mut acc);
+        }
         report.iterations += 1;
         let mut predictor_converged = false;
         // The joints' smooth reactions λ (module smooth_joints): g̈ = 0 within the predictor;
@@ -500,16 +575,21 @@ impl Stepper for NsgaStepper {
         let margin = settings.margin;
         'rounds: for round in 0..=ACTIVE_SET_ROUNDS {
             for _ in 0..PREDICTOR_ITERATIONS {
-                let (_, q, v) = predict(&acc);
+                predict(&acc, predicted);
+                let (q, v) = (&predicted.q, &predicted.v);
                 // M(q_{n+1}) ä_{n+1} = f(q_{n+1}, v_{n+1}) (+ Gᵀλ): the mass matrix of a body
                 // with unequal principal inertias turns with it.
-                let mass = system.mass_at(&q);
-                let f = system.generalized_forces(&q, &v, t_next);
-                let mut r = mass.apply(&acc) - &f;
+                let mass = system.mass_at(q);
+                system.generalized_forces_into(q, v, t_next, forces);
+                let f = &*forces;
+                // r = M ä − f, entry by entry as the vector expression would take it.
+                mass.apply_into(&acc, residual);
+                *residual -= f;
+                let r = &mut *residual;
                 let joints = smooth_any.then(|| {
                     JointConstraints::with_contacts(
                         system,
-                        (&q, &v, t_next),
+                        (q, v, t_next),
                         smooth_joints,
                         smooth_contacts.then_some((&self.persistent, margin)),
                     )
@@ -519,7 +599,7 @@ impl Stepper for NsgaStepper {
                     if lambda.len() != joints.len() {
                         lambda = DVector::zeros(joints.len());
                     }
-                    r -= joints.force(&lambda, system.dofs());
+                    *r -= joints.force(&lambda, system.dofs());
                     g_acc = joints.acceleration(&acc);
                 }
                 let joints_held = joints
@@ -535,18 +615,18 @@ impl Stepper for NsgaStepper {
                 // every body and load has one; a dense finite-difference tangent otherwise.
                 let dense = std::cell::OnceCell::new();
                 let solve = |x: &DVector<f64>| {
-                    system.solve_force_tangent(&q, &v, (kq, kv), x).or_else(|| {
+                    system.solve_force_tangent(q, v, (kq, kv), x).or_else(|| {
                         dense
                             .get_or_init(|| {
-                                let k = force_tangent(system, &q, &v, t_next, kq, kv);
+                                let k = force_tangent(system, q, v, t_next, kq, kv);
                                 (mass.to_dense() - k).lu()
                             })
                             .solve(x)
                     })
                 };
                 let step = match &joints {
-                    None => solve(&r),
-                    Some(joints) => joints.newton_step(&solve, &r, &g_acc).map(|(d, delta)| {
+                    None => solve(r),
+                    Some(joints) => joints.newton_step(&solve, r, &g_acc).map(|(d, delta)| {
                         lambda += delta;
                         d
                     }),
@@ -585,42 +665,54 @@ impl Stepper for NsgaStepper {
         if !predictor_converged {
             // The smooth predictor's residual did not reach 1e-13 of the forces in
             // PREDICTOR_ITERATIONS Newton steps: the step says so.
-            let (_, q, v) = predict(&acc);
-            let f = system.generalized_forces(&q, &v, t_next);
-            let mut r = system.mass_at(&q).apply(&acc) - &f;
+            predict(&acc, predicted);
+            let (q, v) = (&predicted.q, &predicted.v);
+            let f = system.generalized_forces(q, v, t_next);
+            let mut r = system.mass_at(q).apply(&acc) - &f;
             if let Some(joints) = &held {
                 r -= joints.force(&lambda, system.dofs());
             }
             predictor_converged = r.amax() <= 1e-9 * (1.0 + f.amax());
             report.converged &= predictor_converged;
         }
-        let (a_next, q_hat, v_hat) = predict(&acc);
+        predict(&acc, predicted);
+        let (a_next, q_hat, v_hat) = (&predicted.a, &predicted.q, &mut predicted.v);
         // The smooth contact forces' share of the accelerations (α-averaged like a), split
         // into the normal forces and the rest; the levels below take them out again
         // (module smooth_contacts).
         let dofs = system.dofs();
-        let [a_normal_n, acc_normal_n] = self
-            .contact_acceleration
-            .clone()
-            .unwrap_or_else(|| std::array::from_fn(|_| DVector::zeros(dofs)));
-        let (force_normal, smooth_now) = match &held {
+        let [a_normal_n, acc_normal_n] = self.contact_acceleration.take().unwrap_or_else(|| {
+            std::mem::take(&mut work.contact_acceleration).map(|mut v| {
+                crate::linalg::buffers::zeroed_vector(&mut v, dofs);
+                v
+            })
+        });
+        let mut force_normal = std::mem::take(&mut work.force_normal);
+        let smooth_now = match &held {
             Some(j) if smooth_contacts => {
                 let multipliers = j.contact_multipliers(&lambda);
-                (
-                    super::smooth_contacts::normal_forces(&j.contacts, multipliers, dofs),
-                    self.persistent.multipliers(&j.contacts, multipliers),
-                )
+                force_normal =
+                    super::smooth_contacts::normal_forces(&j.contacts, multipliers, dofs);
+                self.persistent.multipliers(&j.contacts, multipliers)
             }
-            _ => (DVector::zeros(dofs), BTreeMap::new()),
+            _ => {
+                crate::linalg::buffers::zeroed_vector(&mut force_normal, dofs);
+                BTreeMap::new()
+            }
         };
-        let averaged = |acc_next: &DVector<f64>, acc_n: &DVector<f64>, a_n: &DVector<f64>| {
-            DVector::from_fn(acc_next.len(), |i, _| {
-                (acc_next[i] * (1.0 - c.alpha_f) + acc_n[i] * c.alpha_f - a_n[i] * c.alpha_m)
-                    / (1.0 - c.alpha_m)
-            })
-        };
-        let acc_normal = system.mass().apply_inverse(&force_normal);
-        let a_normal = averaged(&acc_normal, &acc_normal_n, &a_normal_n);
+        let mut acc_normal = std::mem::take(&mut work.acc_normal);
+        system
+            .mass()
+            .apply_inverse_into(&force_normal, &mut acc_normal);
+        work.force_normal = force_normal;
+        // a^N_{n+1} = ((1 − α_f) ä^N_{n+1} + α_f ä^N_n − α_m a^N_n) / (1 − α_m).
+        let mut a_normal = std::mem::take(&mut work.a_normal);
+        crate::linalg::buffers::sized_vector(&mut a_normal, acc_normal.len());
+        for (i, a) in a_normal.iter_mut().enumerate() {
+            *a = (acc_normal[i] * (1.0 - c.alpha_f) + acc_normal_n[i] * c.alpha_f
+                - a_normal_n[i] * c.alpha_m)
+                / (1.0 - c.alpha_m);
+        }
         // λ̄_{n+1} per contact: (1 − α_m) λ̄_{n+1} + α_m λ̄_n = (1 − α_f) λ_{n+1} + α_f λ_n.
         let zero = ContactMultipliers::default();
         let mut keys: Vec<ContactKey> = self.multipliers.keys().copied().collect();
@@ -649,17 +741,30 @@ impl Stepper for NsgaStepper {
             })
             .collect();
         let uses_contact_forces = self.contact_acceleration.is_some() || smooth_contacts;
-        // The position level starts from q̂ without the smooth normal forces' displacement.
-        let normal_displacement = uses_contact_forces
-            .then(|| &a_normal_n * (h * h * (0.5 - c.beta)) + &a_normal * (h * h * c.beta));
-        let q_hat = match &normal_displacement {
-            Some(delta) => {
-                let dq =
-                    &v_n * h + &a_n * (h * h * (0.5 - c.beta)) + &a_next * (h * h * c.beta) - delta;
-                system.displace(&q_n, &dq)
+        // The position level starts from q̂ without the smooth normal forces' displacement
+        // δ = h²[(½ − β) a^N_n + β a^N_{n+1}]: q̂ = q_n ⊕ (h v_n + h²(½ − β) a_n + h² β a − δ).
+        let (k1, k2) = (h * h * (0.5 - c.beta), h * h * c.beta);
+        let normal_displacement = uses_contact_forces.then(|| {
+            let delta = &mut work.normal_displacement;
+            crate::linalg::buffers::sized_vector(delta, dofs);
+            for (i, d) in delta.iter_mut().enumerate() {
+                *d = a_normal_n[i] * k1 + a_normal[i] * k2;
             }
-            None => q_hat,
-        };
+            &work.normal_displacement
+        });
+        // (q_n ⊕ the displacement without δ, into the storage of q_{n+1}.)
+        let mut q_next = std::mem::take(&mut work.q_next);
+        match normal_displacement {
+            Some(delta) => {
+                let dq = &mut work.dq;
+                crate::linalg::buffers::sized_vector(dq, dofs);
+                for (i, d) in dq.iter_mut().enumerate() {
+                    *d = v_n[i] * h + a_n[i] * k1 + a_next[i] * k2 - delta[i];
+                }
+                system.displace_into(q_n, dq, &mut q_next);
+            }
+            None => crate::linalg::buffers::copy_vector(&mut q_next, q_hat),
+        }
         let smooth_reactions = held.map(|j| j.by_key(&lambda)).unwrap_or_default();
         // The displacement the predictor's accelerations made, h²[(½ − β) a_n + β a_{n+1}]
         // (the smooth forces' share included). Where no smooth force held a contact (two
@@ -669,24 +774,26 @@ impl Stepper for NsgaStepper {
         // tangential motion and undo it where the contact sticks, or a body held by friction
         // creeps (by up to 85 µm a step at h = 1/240 s). Formed only when such a contact
         // needs a correction.
-        let accelerated = std::cell::OnceCell::new();
-        let accelerated = || {
-            accelerated.get_or_init(|| {
-                DVector::from_fn(dofs, |i, _| {
-                    a_n[i] * (h * h * (0.5 - c.beta)) + a_next[i] * (h * h * c.beta)
-                })
+        let accelerated_cell = std::cell::OnceCell::new();
+        let mut accelerated_storage = Some(std::mem::take(&mut work.accelerated));
+        let mut accelerated = || {
+            accelerated_cell.get_or_init(|| {
+                let mut d = accelerated_storage.take().unwrap_or_default();
+                crate::linalg::buffers::sized_vector(&mut d, dofs);
+                for (i, x) in d.iter_mut().enumerate() {
+                    *x = a_n[i] * (h * h * (0.5 - c.beta)) + a_next[i] * (h * h * c.beta);
+                }
+                d
             })
         };
 
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
-        let mut q_next = q_hat.clone();
         // Contacts the position level loaded (ν_N > 0): closed by the correction, so the
         // velocity level must hold them too, even if the nonlinear gap ends a hair open.
         // (Sorted and deduplicated before it is read; its storage kept from step to step.)
         let mut position_active = std::mem::take(&mut self.position_active);
         position_active.clear();
-        // (NSGA works at the predicted positions only; the start-of-step contacts go unused.)
         let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         self.next_position.clear();
         // The free gaps and the warm start, one buffer each for every island and pass.
@@ -695,10 +802,16 @@ impl Stepper for NsgaStepper {
             if contacts.iter().all(position_done) {
                 break;
             }
-            let refs: Vec<&Contact> = contacts.iter().collect();
-            let mut correction = DVector::zeros(system.dofs());
+            let mut refs: Vec<&Contact> =
+                crate::linalg::buffers::recycled(std::mem::take(&mut work.refs));
+            refs.extend(contacts.iter());
+            let mut members: Vec<&Contact> =
+                crate::linalg::buffers::recycled(std::mem::take(&mut work.members));
+            let mut correction = std::mem::take(&mut work.correction);
+            crate::linalg::buffers::zeroed_vector(&mut correction, dofs);
             for group in islands(system.mass(), &refs).iter() {
-                let members: Vec<&Contact> = group.iter().map(|&k| refs[k]).collect();
+                members.clear();
+                members.extend(group.iter().map(|&k| refs[k]));
                 if members.iter().all(|c| position_done(c)) {
                     continue;
                 }
@@ -713,9 +826,10 @@ impl Stepper for NsgaStepper {
                         resistance: false,
                     },
                 ) <= laws::assembly::DENSE_ROWS;
-                let lagged = (pass == 0 && !friction_fits)
-                    .then(|| lagged_law_displacement(system, &members, &self.held, h))
-                    .flatten();
+                let lagged = (pass == 0
+                    && !friction_fits
+                    && lagged_law_displacement(system, &members, &self.held, h, &mut work.lagged))
+                .then_some(&work.lagged);
                 let mut correct = |friction: bool| -> Option<_> {
                     let which = Laws {
                         friction,
@@ -741,7 +855,7 @@ impl Stepper for NsgaStepper {
                     let large = problem.rows() > laws::assembly::DENSE_ROWS && pass == 0;
                     crate::linalg::buffers::zeroed_vector(guess, problem.rows());
                     for (c, b) in members.iter().zip(&problem.blocks) {
-                        u_free[b.offset] = match &lagged {
+                        u_free[b.offset] = match lagged {
                             Some(u) => c.gap + c.normal_row.dot(u),
                             None => c.gap,
                         };
@@ -830,12 +944,19 @@ impl Stepper for NsgaStepper {
                     }
                 }
                 problem.add_velocity_change(&solution.lambda, &mut correction);
-                if let Some(u) = &lagged {
+                if let Some(u) = lagged {
                     correction += u;
                 }
             }
-            q_next = system.displace(&q_next, &correction);
-            contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
+            work.members = crate::linalg::buffers::recycled(members);
+            work.refs = crate::linalg::buffers::recycled(refs);
+            system.displace_into(&q_next, &correction, &mut work.corrected);
+            std::mem::swap(&mut q_next, &mut work.corrected);
+            work.correction = correction;
+            crate::contact::recycle_contacts(std::mem::replace(
+                &mut contacts,
+                detect_contacts_at(system, &q_next, t_next, settings.margin),
+            ));
         }
         // Every gap non-negative (every joint equation zero) after the passes, or the step
         // says it did not converge.
@@ -853,9 +974,7 @@ impl Stepper for NsgaStepper {
         // P = Λ + d, d = h[(1 − γ) λ̄_n + γ λ̄_{n+1}], from v̂ − M⁻¹ J_{n+1}ᵀ d (Capobianco et
         // al.): the part of the percussion the predictor's velocity already holds is taken
         // out along the rows at q_{n+1}, so the laws see it whole.
-        let v_hat = if multipliers_next.is_empty() {
-            v_hat
-        } else {
+        if !multipliers_next.is_empty() {
             let mut held_out = DVector::zeros(dofs);
             for (key, [_, bar_next]) in &multipliers_next {
                 let bar = self.multipliers.get(key).map_or(&zero, |m| &m[1]);
@@ -865,38 +984,56 @@ impl Stepper for NsgaStepper {
                     d.add_force(contact, 1.0, &mut held_out);
                 }
             }
-            &v_hat - system.mass().apply_inverse(&held_out)
-        };
+            *v_hat -= system.mass().apply_inverse(&held_out);
+        }
+        let v_hat = &*v_hat;
         position_active.sort_unstable();
         position_active.dedup();
-        let closed: Vec<&Contact> = contacts
-            .iter()
-            .filter(|c| {
-                c.bilateral
-                    || c.gap <= self.settings.closed_gap
-                    || position_active.binary_search(&c.key).is_ok()
-            })
-            .collect();
+        let mut closed: Vec<&Contact> =
+            crate::linalg::buffers::recycled(std::mem::take(&mut work.closed));
+        closed.extend(contacts.iter().filter(|c| {
+            c.bilateral
+                || c.gap <= self.settings.closed_gap
+                || position_active.binary_search(&c.key).is_ok()
+        }));
         self.position_active = position_active;
-        let (dv, solved) = if closed.is_empty() {
-            (DVector::zeros(system.dofs()), Vec::new())
-        } else {
-            let laws = ImpulseSettings {
-                material: &material,
-                newton: &self.settings.newton,
-                solver: crate::laws::LawSolver::Newton,
-                warm: &self.warm,
-                warm_small: true,
-            };
-            solve_impulses(system, closed, (&v_hat, &v_n), &laws, &mut report)
+        let laws = ImpulseSettings {
+            material: &material,
+            newton: &self.settings.newton,
+            solver: crate::laws::LawSolver::Newton,
+            warm: &self.warm,
+            warm_small: true,
         };
-        let v_next = &v_hat + dv;
+        let solved = solve_impulses(
+            system,
+            &closed,
+            (v_hat, v_n),
+            &laws,
+            &mut report,
+            &mut work.dv,
+        );
+        // v_{n+1} = v̂ + M⁻¹ Gᵀ Λ, in the velocity change's storage.
+        let v_next = &mut work.dv;
+        for (next, v) in v_next.iter_mut().zip(v_hat) {
+            *next += v;
+        }
 
-        system.q = q_next;
-        system.v = v_next;
+        // The new state goes in by swaps; the old one's storage stays for the next step.
+        std::mem::swap(&mut system.q, &mut q_next);
+        std::mem::swap(&mut system.v, v_next);
         system.t = t_next;
-        self.acceleration = Some((a_next, acc));
+        work.q_next = q_next;
+        // (a_{n+1}, ä_{n+1}) replace (a_n, ä_n); the old ones' storage holds the next
+        // step's predictor.
+        std::mem::swap(&mut a_n, &mut work.predicted.a);
+        self.acceleration = Some((a_n, acc));
+        work.acc = acc_n;
+        if let Some(d) = accelerated_cell.into_inner().or(accelerated_storage) {
+            work.accelerated = d;
+        }
         if self.settings.three_levels {
+            work.a_normal = a_normal_n;
+            work.acc_normal = acc_normal_n;
             self.contact_acceleration = Some([a_normal, acc_normal]);
             // A contact gone for good fades from the α-average; forget it once it has.
             self.multipliers = multipliers_next
@@ -907,11 +1044,15 @@ impl Stepper for NsgaStepper {
                         || !bar.laws.iter().all(|l| l.iter().all(|x| x.abs() <= 1e-300))
                 })
                 .collect();
+        } else {
+            work.a_normal = a_normal;
+            work.acc_normal = acc_normal;
+            work.contact_acceleration = [a_normal_n, acc_normal_n];
         }
         self.next_position.finish();
         std::mem::swap(&mut self.warm_position, &mut self.next_position);
         self.warm.clear();
-        for s in &solved {
+        for s in solved.iter() {
             for (k, c) in s.contacts.iter().enumerate() {
                 self.warm.insert(c.key, s.multipliers(k));
             }
@@ -928,12 +1069,15 @@ impl Stepper for NsgaStepper {
         self.remember_held_percussions(system, &solved, h);
         // The contacts persistent now (closed, loaded, no impact) act smoothly next step.
         if self.settings.three_levels && !system.has_beams() {
-            let loaded: Vec<ContactKey> = report
-                .contacts
-                .iter()
-                .filter(|r| r.state == super::ContactState::Loaded)
-                .map(|r| r.key)
-                .collect();
+            let loaded = &mut work.loaded;
+            loaded.clear();
+            loaded.extend(
+                report
+                    .contacts
+                    .iter()
+                    .filter(|r| r.state == super::ContactState::Loaded)
+                    .map(|r| r.key),
+            );
             // A set too large for the dense solve (a pile) is not kept: two levels there.
             let fits =
                 joint_equations + 6 * loaded.len() <= super::smooth_joints::MAX_SMOOTH_EQUATIONS;
@@ -952,6 +1096,8 @@ impl Stepper for NsgaStepper {
             self.persistent.set = next;
         }
         drop(solved);
+        work.closed = crate::linalg::buffers::recycled(closed);
+        self.work = work;
         Ok(Stepped {
             report,
             end_contacts: contacts,

@@ -529,7 +529,7 @@ impl Stepper for PenaltyStepper {
         let newton = NewtonOptions::default();
         let no_warm = super::warm_start::WarmStart::default();
         let solved_joints = if joints.is_empty() {
-            Vec::new()
+            super::law_contacts::SolvedIslands::empty()
         } else {
             let laws = ImpulseSettings {
                 material,
@@ -539,12 +539,15 @@ impl Stepper for PenaltyStepper {
                 warm_small: false,
             };
             let before = system.v.clone();
-            let (dv, solved) = solve_impulses(
+            let mut dv = DVector::zeros(0);
+            let joints: Vec<&Contact> = joints.iter().collect();
+            let solved = solve_impulses(
                 system,
-                joints.iter().collect(),
+                &joints,
                 (&v_next, &before),
                 &laws,
                 &mut report,
+                &mut dv,
             );
             v_next += dv;
             solved

@@ -295,7 +295,7 @@ thread_local! {
 
 /// Sets of storage kept for reuse: as many islands as a step holds at once (a step keeps
 /// its velocity-level islands until it reports them).
-const SPARE_LIMIT: usize = 64;
+const SPARE_LIMIT: usize = 1024;
 
 impl Drop for Assembled {
     fn drop(&mut self) {

@@ -273,7 +273,7 @@ thread_local! {
 
 /// Sets of solution storage kept for reuse (a step keeps its velocity-level islands'
 /// solutions until it reports them).
-const SPARE_SOLUTIONS: usize = 64;
+const SPARE_SOLUTIONS: usize = 1024;
 
 impl LawSolution {
     /// Empty storage for a solution: a dropped one's when there is one.

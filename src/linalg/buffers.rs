@@ -75,3 +75,31 @@ pub(crate) fn give_back<T>(
         }
     });
 }
+
+/// The storage of `v`, emptied, for elements of another type of the same size and alignment
+/// (in practice the same type with another lifetime, such as references into this step's
+/// contacts): the standard library collects a mapped `into_iter` in place, so the
+/// allocation carries over. A list of references can then be kept from step to step.
+pub(crate) fn recycled<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| unreachable!("the vector was emptied"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// An emptied vector of references keeps its allocation when recycled for another
+    /// lifetime.
+    #[test]
+    fn recycling_keeps_the_allocation() {
+        let values = [1.0, 2.0, 3.0];
+        let mut refs: Vec<&f64> = Vec::with_capacity(100);
+        refs.extend(values.iter());
+        let pointer = refs.as_ptr() as usize;
+        let kept: Vec<&'static f64> = super::recycled(refs);
+        assert!(kept.is_empty());
+        assert_eq!(kept.capacity(), 100);
+        assert_eq!(kept.as_ptr() as usize, pointer);
+    }
+}

@@ -86,15 +86,30 @@ impl BlockDiagonalMass {
         self.apply_blocks(f, true)
     }
 
+    /// M v into `out` (resized; its storage kept when it fits).
+    pub fn apply_into(&self, v: &DVector<f64>, out: &mut DVector<f64>) {
+        self.apply_blocks_into(v, false, out);
+    }
+
+    /// M⁻¹ f into `out` (resized; its storage kept when it fits).
+    pub fn apply_inverse_into(&self, f: &DVector<f64>, out: &mut DVector<f64>) {
+        self.apply_blocks_into(f, true, out);
+    }
+
     fn apply_blocks(&self, x: &DVector<f64>, inverse: bool) -> DVector<f64> {
-        let mut out = DVector::zeros(self.dofs);
+        let mut out = DVector::zeros(0);
+        self.apply_blocks_into(x, inverse, &mut out);
+        out
+    }
+
+    fn apply_blocks_into(&self, x: &DVector<f64>, inverse: bool, out: &mut DVector<f64>) {
+        crate::linalg::buffers::zeroed_vector(out, self.dofs);
         for b in &self.blocks {
             let m = if inverse { &b.m_inv } else { &b.m };
             let n = m.nrows();
             // The same product as `m * x` (nalgebra's gemm with β = 0), written in place.
             m.mul_to(&x.rows(b.offset, n), &mut out.rows_mut(b.offset, n));
         }
-        out
     }
 
     /// The block holding generalized-velocity index `j` (blocks are in offset order).

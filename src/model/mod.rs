@@ -149,7 +149,20 @@ impl System {
     /// Generalized force f(q, v, t): gravity, the gyroscopic term −ω × (I ω) of spatial
     /// bodies, and every applied load, N and N·m.
     pub fn generalized_forces(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> DVector<f64> {
-        let mut f = DVector::zeros(self.dofs());
+        let mut f = DVector::zeros(0);
+        self.generalized_forces_into(q, v, t, &mut f);
+        f
+    }
+
+    /// [`Self::generalized_forces`] into `f` (resized; its storage kept when it fits).
+    pub fn generalized_forces_into(
+        &self,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
+        t: f64,
+        f: &mut DVector<f64>,
+    ) {
+        crate::linalg::buffers::zeroed_vector(f, self.dofs());
         for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
             let (o, n) = (body.v_offset, body.dofs());
             body.model().add_forces(
@@ -160,9 +173,8 @@ impl System {
             );
         }
         for load in self.forces.iter().chain(&self.pushes) {
-            load.add_to(self, q, v, t, &mut f);
+            load.add_to(self, q, v, t, f);
         }
-        f
     }
 
     /// Position update q ⊕ h·v for the velocity `v` held over a step of length `h`.
@@ -176,7 +188,14 @@ impl System {
     /// R ← exp(Δθ) R with Δθ in world axes, so the quaternion stays unit to rounding (no
     /// renormalised Euler step).
     pub fn displace(&self, q: &DVector<f64>, delta: &DVector<f64>) -> DVector<f64> {
-        let mut out = q.clone();
+        let mut out = DVector::zeros(0);
+        self.displace_into(q, delta, &mut out);
+        out
+    }
+
+    /// [`Self::displace`] into `out` (resized; its storage kept when it fits).
+    pub fn displace_into(&self, q: &DVector<f64>, delta: &DVector<f64>, out: &mut DVector<f64>) {
+        crate::linalg::buffers::copy_vector(out, q);
         // A sleeping body keeps its coordinates bit for bit.
         for (body, _) in self.bodies.iter().zip(&self.asleep).filter(|(_, a)| !**a) {
             let (qo, vo) = (body.q_offset, body.v_offset);
@@ -187,7 +206,6 @@ impl System {
                 &mut out.as_mut_slice()[qo..qo + np],
             );
         }
-        out
     }
 
     /// Kinetic energy ½ vᵀ M v, J.
