@@ -466,7 +466,7 @@ impl Simulation {
             self.unconverged.1 = self.unconverged.1.max(report.residual);
         }
         self.events.record(&report, &self.system, self.dt);
-        self.last = report;
+        std::mem::replace(&mut self.last, report).recycle();
         self.steps += 1;
         Ok(&self.last)
     }

@@ -93,36 +93,52 @@ impl Delassus {
             return;
         }
         w.fill(0.0);
-        let mut scattered = vec![0.0; self.dofs];
-        let (start, rows_at) = self.rows_at_each_index();
-        let mut done_for = vec![usize::MAX; n];
-        for (j, column) in self.inverse_mass_rows.iter().enumerate() {
-            for &(k, m) in &column.entries {
-                scattered[k] = m;
-            }
-            for &(k, _) in &column.entries {
-                for &i in &rows_at[start[k]..start[k + 1]] {
-                    if done_for[i] == j {
-                        continue;
+        crate::linalg::buffers::with_scratch(&DENSE_WORK, |work| {
+            let DenseWork {
+                scattered,
+                start,
+                next,
+                rows_at,
+                done_for,
+            } = work;
+            crate::linalg::buffers::zeroed(scattered, self.dofs);
+            self.rows_at_each_index(start, next, rows_at);
+            done_for.clear();
+            done_for.resize(n, usize::MAX);
+            for (j, column) in self.inverse_mass_rows.iter().enumerate() {
+                for &(k, m) in &column.entries {
+                    scattered[k] = m;
+                }
+                for &(k, _) in &column.entries {
+                    for &i in &rows_at[start[k]..start[k + 1]] {
+                        if done_for[i] == j {
+                            continue;
+                        }
+                        done_for[i] = j;
+                        let mut s = 0.0;
+                        for &(index, a) in &self.rows[i].entries {
+                            s += a * scattered[index];
+                        }
+                        w[(i, j)] = s;
                     }
-                    done_for[i] = j;
-                    let mut s = 0.0;
-                    for &(index, a) in &self.rows[i].entries {
-                        s += a * scattered[index];
-                    }
-                    w[(i, j)] = s;
+                }
+                for &(k, _) in &column.entries {
+                    scattered[k] = 0.0;
                 }
             }
-            for &(k, _) in &column.entries {
-                scattered[k] = 0.0;
-            }
-        }
+        });
     }
 
-    /// (start, rows_at): the rows with an entry at generalized-velocity index k are
-    /// rows_at[start[k]..start[k + 1]], ascending (compressed by index).
-    fn rows_at_each_index(&self) -> (Vec<usize>, Vec<usize>) {
-        let mut start = vec![0usize; self.dofs + 1];
+    /// Into (start, rows_at): the rows with an entry at generalized-velocity index k are
+    /// rows_at[start[k]..start[k + 1]], ascending (compressed by index); `next` is work.
+    fn rows_at_each_index(
+        &self,
+        start: &mut Vec<usize>,
+        next: &mut Vec<usize>,
+        rows_at: &mut Vec<usize>,
+    ) {
+        start.clear();
+        start.resize(self.dofs + 1, 0);
         for row in &self.rows {
             for &(k, _) in &row.entries {
                 start[k + 1] += 1;
@@ -131,16 +147,34 @@ impl Delassus {
         for k in 0..self.dofs {
             start[k + 1] += start[k];
         }
-        let mut next = start.clone();
-        let mut rows_at = vec![0usize; start[self.dofs]];
+        next.clone_from(start);
+        rows_at.clear();
+        rows_at.resize(start[self.dofs], 0);
         for (i, row) in self.rows.iter().enumerate() {
             for &(k, _) in &row.entries {
                 rows_at[next[k]] = i;
                 next[k] += 1;
             }
         }
-        (start, rows_at)
     }
+}
+
+/// The work lists of [`Delassus::dense_into`], kept on this thread from call to call.
+#[derive(Default)]
+struct DenseWork {
+    /// One column of M⁻¹ Gᵀ scattered into a generalized vector.
+    scattered: Vec<f64>,
+    /// The rows at each generalized-velocity index (compressed), and its fill pointers.
+    start: Vec<usize>,
+    next: Vec<usize>,
+    rows_at: Vec<usize>,
+    /// The column each row was last computed for.
+    done_for: Vec<usize>,
+}
+
+thread_local! {
+    static DENSE_WORK: crate::linalg::buffers::ScratchPool<DenseWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl DelassusOperator for Delassus {

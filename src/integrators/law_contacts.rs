@@ -228,57 +228,61 @@ pub(crate) fn report_contacts(
     impact_velocity: f64,
 ) -> Vec<ContactReport> {
     // Where each solved contact sits: (island, index in it), sorted by key and found in
-    // O(log n) (one vector, where a map allocated a node per eleven contacts).
-    let mut place: Vec<(crate::contact::ContactKey, (usize, usize))> = solved
-        .iter()
-        .enumerate()
-        .flat_map(|(i, s)| {
-            s.contacts
-                .iter()
-                .enumerate()
-                .map(move |(k, c)| (c.key, (i, k)))
-        })
-        .collect();
+    // O(log n) (one vector, where a map allocated a node per eleven contacts; kept on this
+    // thread from step to step).
+    let mut place = crate::linalg::buffers::take_spare(&REPORT_PLACES);
+    place.clear();
+    place.extend(solved.iter().enumerate().flat_map(|(i, s)| {
+        s.contacts
+            .iter()
+            .enumerate()
+            .map(move |(k, c)| (c.key, (i, k)))
+    }));
     place.sort_unstable_by_key(|&(key, _)| key);
-    contacts
-        .iter()
-        .filter(|c| !c.bilateral)
-        .map(|c| {
-            let mut out = ContactReport {
-                key: c.key,
-                gap: c.gap,
-                gap_rate: c.normal_row.dot(v),
-                normal: 0.0,
-                impulse: 0.0,
-                friction: 0.0,
-                state: ContactState::Open,
-                point: c.point.to_array(),
-                direction: c.normal.to_array(),
-                laws: None,
-            };
-            let Ok(at) = place.binary_search_by_key(&c.key, |&(key, _)| key) else {
-                return out;
-            };
-            let (island, k) = place[at].1;
-            let s = &solved[island];
-            let b = &s.problem.blocks[k];
-            let p = s.solution.lambda[b.offset];
-            let laws = law_report(b, &s.solution, s.solution.cases[k], h);
-            out.impulse = p;
-            out.normal = p / h;
-            out.friction = match laws.friction_force.as_slice() {
-                [single] => *single,
-                many => many.iter().map(|x| x * x).sum::<f64>().sqrt(),
-            };
-            out.state = classify(
-                p > 0.0 && s.approach[k] < -impact_velocity,
-                out.normal,
-                c.gap <= CLOSED_GAP,
-            );
-            out.laws = Some(laws);
-            out
-        })
-        .collect()
+    let mut reports = super::spare_contact_reports();
+    reports.extend(contacts.iter().filter(|c| !c.bilateral).map(|c| {
+        let mut out = ContactReport {
+            key: c.key,
+            gap: c.gap,
+            gap_rate: c.normal_row.dot(v),
+            normal: 0.0,
+            impulse: 0.0,
+            friction: 0.0,
+            state: ContactState::Open,
+            point: c.point.to_array(),
+            direction: c.normal.to_array(),
+            laws: None,
+        };
+        let Ok(at) = place.binary_search_by_key(&c.key, |&(key, _)| key) else {
+            return out;
+        };
+        let (island, k) = place[at].1;
+        let s = &solved[island];
+        let b = &s.problem.blocks[k];
+        let p = s.solution.lambda[b.offset];
+        let laws = law_report(b, &s.solution, s.solution.cases[k], h);
+        out.impulse = p;
+        out.normal = p / h;
+        out.friction = match laws.friction_force.as_slice() {
+            [single] => *single,
+            many => many.iter().map(|x| x * x).sum::<f64>().sqrt(),
+        };
+        out.state = classify(
+            p > 0.0 && s.approach[k] < -impact_velocity,
+            out.normal,
+            c.gap <= CLOSED_GAP,
+        );
+        out.laws = Some(laws);
+        out
+    }));
+    crate::linalg::buffers::give_back(&REPORT_PLACES, place, 1);
+    reports
+}
+
+thread_local! {
+    /// The solved contacts' places of [`report_contacts`].
+    static REPORT_PLACES: crate::linalg::buffers::ScratchPool<Vec<(crate::contact::ContactKey, (usize, usize))>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Reports for every joint whose equations are among `contacts`: g and ġ of each equation at

@@ -254,7 +254,28 @@ pub struct StepReport {
     pub solver: StepSolver,
 }
 
+thread_local! {
+    /// Lists of contact reports given back ([`StepReport::recycle`]), for the next steps'.
+    static SPARE_CONTACT_REPORTS: crate::linalg::buffers::ScratchPool<Vec<ContactReport>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An empty list of contact reports, in the storage of one given back when there is one.
+pub(crate) fn spare_contact_reports() -> Vec<ContactReport> {
+    let mut reports = crate::linalg::buffers::take_spare(&SPARE_CONTACT_REPORTS);
+    reports.clear();
+    reports
+}
+
 impl StepReport {
+    /// Gives this report's list of contacts back to this thread's steppers, whose next
+    /// report fills its storage (a simulation does so with the report its step replaces).
+    pub fn recycle(mut self) {
+        let mut contacts = std::mem::take(&mut self.contacts);
+        contacts.clear();
+        crate::linalg::buffers::give_back(&SPARE_CONTACT_REPORTS, contacts, 2);
+    }
+
     /// Folds one solve's evidence into the report.
     pub(crate) fn record_solve(
         &mut self,

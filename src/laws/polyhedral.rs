@@ -25,7 +25,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::{BallLaw, LawBlock};
-use crate::lcp::{Lcp, LcpStatus, solve_lemke};
+use crate::lcp::{Lcp, LcpSolution, LcpStatus, solve_lemke_into};
 use crate::linalg::buffers::{sized_matrix, sized_vector};
 
 /// Directions of the polygon inscribed in a friction or rolling disc.
@@ -40,6 +40,20 @@ pub struct PolyhedralSolution {
     pub exact: bool,
     /// Lemke pivots.
     pub pivots: usize,
+}
+
+thread_local! {
+    /// The λ of dropped solutions, for the next ones (a planar pile solves an island's
+    /// polygon every step).
+    static SPARE_LAMBDAS: crate::linalg::buffers::ScratchPool<DVector<f64>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for PolyhedralSolution {
+    fn drop(&mut self) {
+        let lambda = std::mem::replace(&mut self.lambda, DVector::zeros(0));
+        crate::linalg::buffers::give_back(&SPARE_LAMBDAS, lambda, 4);
+    }
 }
 
 /// The number of directions of the polygon of a law of `dimension` 1 or 2.
@@ -69,8 +83,9 @@ struct PolyhedralScratch {
     beta_ranges: Vec<std::ops::Range<usize>>,
     /// W E.
     we: DMatrix<f64>,
-    /// The LCP.
+    /// The LCP and Lemke's answer.
     lcp: Lcp,
+    solution: LcpSolution,
 }
 
 impl Default for PolyhedralScratch {
@@ -85,6 +100,7 @@ impl Default for PolyhedralScratch {
                 m: DMatrix::zeros(0, 0),
                 q: DVector::zeros(0),
             },
+            solution: LcpSolution::empty(),
         }
     }
 }
@@ -127,6 +143,7 @@ fn solve_in(
         beta_ranges,
         we,
         lcp,
+        solution,
     } = s;
     // Unknown x = (λ_N of every block, β of every law, s of every law); E maps x to λ. The
     // column of E for unknown j, entries[starts[j]..starts[j + 1]] as (row of λ, factor), is
@@ -196,13 +213,14 @@ fn solve_in(
     if !m.iter().chain(q.iter()).all(|x| x.is_finite()) {
         return None;
     }
-    let solution = solve_lemke(lcp);
+    solve_lemke_into(lcp, solution);
     // An `inaccurate` answer (rounding in a degenerate problem: redundant contacts) is still a
     // good start for Newton, which then decides; a ray or a pivot cap is no answer at all.
     if !matches!(solution.status, LcpStatus::Solved | LcpStatus::Inaccurate) {
         return None;
     }
-    let mut lambda = DVector::zeros(n);
+    let mut lambda = crate::linalg::buffers::take_spare(&SPARE_LAMBDAS);
+    crate::linalg::buffers::zeroed_vector(&mut lambda, n);
     for j in 0..slack_start {
         let x = solution.z[j];
         if x != 0.0 {

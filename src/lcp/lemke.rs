@@ -130,29 +130,47 @@ thread_local! {
 /// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`]
 /// (a secondary ray), [`LcpStatus::NotConverged`] (pivot cap) or [`LcpStatus::Inaccurate`].
 pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
+    let mut out = LcpSolution::empty();
+    solve_lemke_into(lcp, &mut out);
+    out
+}
+
+/// [`solve_lemke`] into `out`, its z and w written in `out`'s storage (a solver that
+/// solves an LCP every step keeps one solution).
+pub fn solve_lemke_into(lcp: &Lcp, out: &mut LcpSolution) {
     let n = lcp.len();
     if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
-        return LcpSolution::checked(lcp, DVector::zeros(n), 0, LEMKE_TOLERANCE);
+        out.z.clear();
+        out.z.resize(n, 0.0);
+        out.refill(lcp, LcpStatus::Solved, 0);
+        out.check(LEMKE_TOLERANCE);
+        return;
     }
-    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| solve_in(lcp, s))
+    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| solve_in(lcp, s, out));
 }
 
 /// [`solve_lemke`] in the buffers of `s`, for a q with a negative entry.
-fn solve_in(lcp: &Lcp, s: &mut LemkeScratch) -> LcpSolution {
+fn solve_in(lcp: &Lcp, s: &mut LemkeScratch, out: &mut LcpSolution) {
     let n = lcp.len();
     let scale = equilibrate(lcp, &mut s.scaled, &mut s.d);
     let (end, pivots) = complementary_path(s);
+    out.z.clear();
     match end {
         PathEnd::Solution => {
             polish(s);
             // z = s D z′.
-            let mut z = s.z.component_mul(&s.d);
-            z *= scale;
-            LcpSolution::checked(lcp, z, pivots, LEMKE_TOLERANCE)
+            out.z
+                .extend(s.z.iter().zip(s.d.iter()).map(|(z, d)| z * d * scale));
+            out.refill(lcp, LcpStatus::Solved, pivots);
+            out.check(LEMKE_TOLERANCE);
         }
-        PathEnd::Ray => LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NoSolution, pivots),
+        PathEnd::Ray => {
+            out.z.resize(n, 0.0);
+            out.refill(lcp, LcpStatus::NoSolution, pivots);
+        }
         PathEnd::Cap => {
-            LcpSolution::from_z(lcp, DVector::zeros(n), LcpStatus::NotConverged, pivots)
+            out.z.resize(n, 0.0);
+            out.refill(lcp, LcpStatus::NotConverged, pivots);
         }
     }
 }

@@ -37,7 +37,7 @@ pub mod pgs;
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
-pub use lemke::solve_lemke;
+pub use lemke::{solve_lemke, solve_lemke_into};
 pub use pgs::{DelassusOperator, DenseOperator, PgsOptions, solve_pgs, solve_pgs_operator};
 
 use crate::error::{Error, Result};
@@ -195,6 +195,45 @@ impl LcpSolution {
             residual,
             relative_residual,
             iterations,
+        }
+    }
+
+    /// No unknowns, not solved (storage for [`Self::refill`]).
+    pub fn empty() -> Self {
+        Self {
+            status: LcpStatus::NotConverged,
+            z: Vec::new(),
+            w: Vec::new(),
+            residual: f64::INFINITY,
+            relative_residual: f64::INFINITY,
+            iterations: 0,
+        }
+    }
+
+    /// [`Self::from_z`] for the z already in `self.z`, in this solution's storage: w, the
+    /// residuals, the status and the iterations are set (the same arithmetic).
+    pub fn refill(&mut self, lcp: &Lcp, status: LcpStatus, iterations: usize) {
+        let n = lcp.len();
+        self.w.clear();
+        self.w.resize(n, 0.0);
+        {
+            let z = nalgebra::DVectorView::from_slice(&self.z, n);
+            let mut w = nalgebra::DVectorViewMut::from_slice(&mut self.w, n);
+            lcp.m.mul_to(&z, &mut w);
+            w += &lcp.q;
+        }
+        self.residual = complementarity_residual(&self.z, &self.w);
+        self.relative_residual = relative_residual(lcp, &self.z);
+        self.status = status;
+        self.iterations = iterations;
+    }
+
+    /// Says [`LcpStatus::Inaccurate`] for a solved answer whose relative residual is not
+    /// within `tolerance` (as [`Self::checked`]).
+    pub fn check(&mut self, tolerance: f64) {
+        // (A NaN residual fails this test too.)
+        if self.relative_residual.is_nan() || self.relative_residual > tolerance {
+            self.status = LcpStatus::Inaccurate;
         }
     }
 
