@@ -67,6 +67,15 @@ pub const MAX_PULSE: usize = 100_000;
 pub const MAX_TURNS: usize = 16;
 
 impl Events {
+    /// Nothing measured yet, with room for every turning point (so that recording one
+    /// within the step loop allocates nothing).
+    pub fn new() -> Self {
+        Self {
+            turns: Vec::with_capacity(MAX_TURNS),
+            ..Self::default()
+        }
+    }
+
     /// Takes in one step's report, the state it ended in, and its length `h`.
     pub fn record(&mut self, report: &StepReport, system: &System, h: f64) {
         let t = system.t;

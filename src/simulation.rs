@@ -270,7 +270,7 @@ impl Simulation {
             steps: 0,
             unconverged: (0, 0.0),
             deepest_gap: f64::INFINITY,
-            events: Default::default(),
+            events: crate::events::Events::new(),
             sleep: Sleep::new(scene.stepper.sleep, system.bodies.len()),
             start: StartSettings {
                 stepper: kind.name().to_string(),
@@ -846,7 +846,7 @@ impl Simulation {
         self.steps = 0;
         self.unconverged = (0, 0.0);
         self.deepest_gap = f64::INFINITY;
-        self.events = Default::default();
+        self.events = crate::events::Events::new();
         self.sleep = Sleep::new(self.scene.stepper.sleep, self.system.bodies.len());
         self.timeline.clear();
         self.start = self.settings_now();

@@ -213,7 +213,12 @@ impl<'a> std::ops::Deref for SolvedIslands<'a> {
 
 impl Drop for SolvedIslands<'_> {
     fn drop(&mut self) {
-        // The islands give their own storage back as they drop.
+        // The islands give their own storage back as they drop, the last first: the stores
+        // are stacks, so the next step's first island takes this step's first island's
+        // storage, and a settled scene's islands find lists as long as they need.
+        while let Some(island) = self.islands.pop() {
+            drop(island);
+        }
         let list = crate::linalg::buffers::recycled(std::mem::take(&mut self.islands));
         crate::linalg::buffers::give_back(&SPARE_SOLVED, list, 4);
     }

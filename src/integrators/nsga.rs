@@ -228,6 +228,9 @@ struct StepWork {
     refs: Vec<&'static Contact>,
     members: Vec<&'static Contact>,
     closed: Vec<&'static Contact>,
+    /// The position level's free gaps and warm start, for every island and pass.
+    u_free: DVector<f64>,
+    guess: DVector<f64>,
     /// The contacts loaded at the end of the step (three levels).
     loaded: Vec<ContactKey>,
 }
@@ -797,7 +800,10 @@ impl Stepper for NsgaStepper {
         let mut contacts = detect_contacts_at(system, &q_next, t_next, settings.margin);
         self.next_position.clear();
         // The free gaps and the warm start, one buffer each for every island and pass.
-        let (mut u_free_buffer, mut guess_buffer) = (DVector::zeros(0), DVector::zeros(0));
+        let (mut u_free_buffer, mut guess_buffer) = (
+            std::mem::take(&mut work.u_free),
+            std::mem::take(&mut work.guess),
+        );
         for pass in 0..POSITION_PASSES {
             if contacts.iter().all(position_done) {
                 break;
@@ -1097,6 +1103,7 @@ impl Stepper for NsgaStepper {
         }
         drop(solved);
         work.closed = crate::linalg::buffers::recycled(closed);
+        (work.u_free, work.guess) = (u_free_buffer, guess_buffer);
         self.work = work;
         Ok(Stepped {
             report,

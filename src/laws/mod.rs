@@ -428,6 +428,7 @@ pub fn solve(
     if first.converged {
         return inside_laws(first, w, u_free, blocks);
     }
+    count_fallback();
     // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
     if blocks.len() > 1 {
         let start = project_onto_laws(&first.lambda, blocks);
@@ -485,7 +486,9 @@ fn inside_laws(
     // moved.)
     if outside_laws(solution.lambda.as_slice(), blocks) {
         project_in_place(solution.lambda.as_mut_slice(), blocks);
-        solution.u = u_free + w * &solution.lambda;
+        // u = u_free + W λ (W λ first, then the sum, as the vector expression takes it).
+        w.mul_to(&solution.lambda, &mut solution.u);
+        solution.u += u_free;
     }
     solution
 }
@@ -704,6 +707,24 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// Fallbacks of the dense solver on this thread (see [`dense_fallbacks`]).
+    static DENSE_FALLBACKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_fallback() {
+    DENSE_FALLBACKS.with(|n| n.set(n.get() + 1));
+}
+
+/// How many times the dense semismooth Newton on this thread has fallen back: to a
+/// least-squares direction (an SVD of its Jacobian, found singular by the LU), or, not
+/// converged, to block Gauss–Seidel and Lemke's polygon. These rare paths allocate their
+/// work (nalgebra's SVD, the fallbacks' vectors): the one place where a step whose buffers
+/// have grown still allocates, which the allocation test tells apart by this count.
+pub fn dense_fallbacks() -> u64 {
+    DENSE_FALLBACKS.with(std::cell::Cell::get)
+}
+
 /// Semismooth Newton with a backtracking line search from `guess`.
 fn newton(
     w: &DMatrix<f64>,
@@ -785,6 +806,7 @@ fn newton_in(
                 continue;
             }
             if k == 1 {
+                count_fallback();
                 let jac = &s.current.jac;
                 match jac
                     .clone()
