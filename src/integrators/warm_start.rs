@@ -15,8 +15,10 @@ pub(crate) type ContactImpulses = smallvec::SmallVec<[f64; 6]>;
 /// Multipliers by contact key.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct WarmStart {
-    /// Sorted by key once [`Self::finish`] has run; keys unique.
-    entries: Vec<(ContactKey, ContactImpulses)>,
+    /// Sorted by key once [`Self::finish`] has run; keys unique. Each entry carries its
+    /// place in push order, so that an unstable sort (which needs no buffer) keeps equal
+    /// keys in push order.
+    entries: Vec<(ContactKey, u32, ContactImpulses)>,
     /// Whether `entries` may be out of order (pushed since the last sort).
     unsorted: bool,
 }
@@ -30,11 +32,13 @@ impl WarmStart {
 
     /// Adds (or, after [`Self::finish`], replaces) the multipliers of `key`.
     pub fn insert(&mut self, key: ContactKey, values: &[f64]) {
-        if self.entries.last().is_some_and(|(last, _)| *last >= key) {
+        if self.entries.last().is_some_and(|(last, _, _)| *last >= key) {
             self.unsorted = true;
         }
+        // (More than 4·10⁹ contacts is far beyond any scene's limit.)
+        let place = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
         self.entries
-            .push((key, ContactImpulses::from_slice(values)));
+            .push((key, place, ContactImpulses::from_slice(values)));
     }
 
     /// Sorts the entries pushed since the last call; of two entries with one key the later
@@ -43,8 +47,10 @@ impl WarmStart {
         if !self.unsorted {
             return;
         }
-        // A stable sort keeps equal keys in push order; the last of each run wins.
-        self.entries.sort_by_key(|(key, _)| *key);
+        // Sorted by (key, place in push order): equal keys stay in push order, and the last
+        // of each run wins.
+        self.entries
+            .sort_unstable_by_key(|(key, place, _)| (*key, *place));
         let mut write = 0;
         for read in 0..self.entries.len() {
             if write > 0 && self.entries[write - 1].0 == self.entries[read].0 {
@@ -63,9 +69,9 @@ impl WarmStart {
     pub fn get(&self, key: &ContactKey) -> Option<&ContactImpulses> {
         debug_assert!(!self.unsorted, "WarmStart::get before finish");
         self.entries
-            .binary_search_by_key(key, |(k, _)| *k)
+            .binary_search_by_key(key, |(k, _, _)| *k)
             .ok()
-            .map(|i| &self.entries[i].1)
+            .map(|i| &self.entries[i].2)
     }
 
     /// Number of contacts kept.
