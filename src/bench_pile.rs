@@ -261,7 +261,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     }
                 };
                 out.push_str(&format!(
-                    "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.0} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
+                    "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.2} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,
                     r.n,
                     r.stepper,
