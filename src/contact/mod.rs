@@ -49,7 +49,7 @@ pub use material::ContactMaterial;
 
 use glam::DVec3;
 use nalgebra::DVector;
-use smallvec::{SmallVec, smallvec};
+use smallvec::SmallVec;
 
 use crate::geometry::broad_phase::{Bounds, candidate_pairs};
 use crate::geometry::{Collider, ContactGeometry, GapKinematics, PairContacts, Side, detect_pair};
@@ -370,8 +370,8 @@ const SPARE_CONTACT_LISTS: usize = 4;
 /// Gives a list of contacts that is no longer needed back to this thread's detection, which
 /// fills its storage again instead of allocating (a contact is over a kilobyte: a pile's
 /// list is megabytes).
-pub fn recycle_contacts(mut contacts: Vec<Contact>) {
-    contacts.clear();
+pub fn recycle_contacts(contacts: Vec<Contact>) {
+    // (Its contacts stay: detection refills them in place.)
     crate::linalg::buffers::give_back(&SPARE_CONTACTS, contacts, SPARE_CONTACT_LISTS);
 }
 
@@ -385,9 +385,17 @@ pub fn detect_contacts(system: &System, q: &DVector<f64>, margin: f64) -> Vec<Co
 /// [`detect_contacts`] with the joints' equations taken at time `t` (a drive's angle).
 pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64) -> Vec<Contact> {
     let planar = !system.is_spatial();
+    // A list given back keeps its old contacts: they are refilled in place (a contact is
+    // over a kilobyte, and building one apart and moving it in was most of detection's
+    // memory traffic), and the list is cut to what this call found.
     let mut out = crate::linalg::buffers::take_spare(&SPARE_CONTACTS);
-    out.clear();
-    joint_rows::push_joint_contacts(&mut out, system, q, t);
+    // The joints' rows first (built apart: a mechanism has few).
+    let mut found_count = 0;
+    if !system.joints.is_empty() {
+        out.clear();
+        joint_rows::push_joint_contacts(&mut out, system, q, t);
+        found_count = out.len();
+    }
     crate::linalg::buffers::with_scratch(&DETECT_WORK, |work| {
         let mut colliders = crate::linalg::buffers::recycled(std::mem::take(&mut work.colliders));
         colliders_into(system, q, &mut colliders);
@@ -395,7 +403,9 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
         // The pairs come in key order, so the contacts come out (nearly) sorted and the sort
         // below moves little (a contact with its rows is over a kilobyte).
         crate::geometry::broad_phase::candidate_pairs_into(&work.bounds, margin, &mut work.pairs);
-        out.reserve(work.pairs.len());
+        // Room for a contact a pair (more only where a pair has several), counted from the
+        // contacts found so far, not from the kept ones.
+        out.reserve((found_count + work.pairs.len()).saturating_sub(out.len()));
         let mut found = PairContacts::new();
         for &(i, j) in &work.pairs {
             if system.jointed(i, j) {
@@ -407,11 +417,14 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
                     Side::First => (i, j),
                     Side::Second => (j, i),
                 };
-                push_contact(&mut out, system, q, (a, b), g, (i, j), planar);
+                let slot = next_slot(&mut out, found_count);
+                found_count += 1;
+                fill_contact(slot, system, q, (a, b), g, (i, j), planar);
             }
         }
         work.colliders = crate::linalg::buffers::recycled(colliders);
     });
+    out.truncate(found_count);
     // Keys are unique (a pair once, each feature once), so an unstable sort gives the one
     // order, without the stable sort's buffer of half the list; mostly nothing moves.
     if !out.is_sorted_by_key(|c| c.key) {
@@ -473,11 +486,50 @@ fn write_rotation_row(
     system.bodies[b].push_rotation_row(row, q, arm_b, -axis);
 }
 
-/// Appends the contact of geometry `g` between point body `a` and surface body `b` to
-/// `out`, its rows written in place: a contact with its rows is over a kilobyte, and
-/// building the rows apart and moving them in cost a tenth of a small pile's step.
-fn push_contact(
-    out: &mut Vec<Contact>,
+/// The contact at `index` of `out` to be filled: a kept one, or a new one pushed.
+fn next_slot(out: &mut Vec<Contact>, index: usize) -> &mut Contact {
+    if index == out.len() {
+        out.push(Contact {
+            key: ContactKey {
+                first: 0,
+                second: 0,
+                feature: 0,
+            },
+            body_a: 0,
+            body_b: 0,
+            gap: 0.0,
+            normal: DVec3::ZERO,
+            point: DVec3::ZERO,
+            tangents: Directions::new(),
+            rolling_axes: Directions::new(),
+            normal_row: JacobianRow::default(),
+            tangent_rows: RowPair::new(),
+            rolling_rows: RowPair::new(),
+            spin_row: None,
+            kinematics: GapKinematics::Rotation,
+            bilateral: false,
+            rate_bias: 0.0,
+            acceleration_bias: 0.0,
+        });
+    }
+    &mut out[index]
+}
+
+/// `rows` holding `count` empty rows, the ones it has kept (their storage with them).
+fn empty_rows(rows: &mut RowPair, count: usize) {
+    rows.truncate(count);
+    for row in rows.iter_mut() {
+        row.entries.clear();
+    }
+    while rows.len() < count {
+        rows.push(JacobianRow::default());
+    }
+}
+
+/// Makes `c` the contact of geometry `g` between point body `a` and surface body `b`, its
+/// rows written in place (every field is set: `c` may hold an earlier contact).
+fn fill_contact(
+    c: &mut Contact,
     system: &System,
     q: &DVector<f64>,
     (a, b): (usize, usize),
@@ -487,35 +539,34 @@ fn push_contact(
 ) {
     let n = g.normal;
     let arms = (g.arm_a, g.arm_b);
-    let (tangents, rolling_axes): (Directions, Directions) = if planar {
-        (smallvec![DVec3::Z.cross(n)], smallvec![DVec3::Z])
+    c.tangents.clear();
+    c.rolling_axes.clear();
+    if planar {
+        c.tangents.push(DVec3::Z.cross(n));
+        c.rolling_axes.push(DVec3::Z);
     } else {
         let t = tangent_frame(n);
-        (Directions::from(t), Directions::from(t))
+        c.tangents.extend(t);
+        c.rolling_axes.extend(t);
+    }
+    c.key = ContactKey {
+        first,
+        second,
+        feature: g.feature,
     };
-    out.push(Contact {
-        key: ContactKey {
-            first,
-            second,
-            feature: g.feature,
-        },
-        body_a: a,
-        body_b: b,
-        gap: g.gap,
-        normal: n,
-        point: g.point_b,
-        tangents,
-        rolling_axes,
-        normal_row: JacobianRow::default(),
-        tangent_rows: RowPair::new(),
-        rolling_rows: RowPair::new(),
-        spin_row: None,
-        kinematics: g.kinematics,
-        bilateral: false,
-        rate_bias: 0.0,
-        acceleration_bias: 0.0,
-    });
-    let c = out.last_mut().expect("pushed above");
+    c.body_a = a;
+    c.body_b = b;
+    c.gap = g.gap;
+    c.normal = n;
+    c.point = g.point_b;
+    c.kinematics = g.kinematics;
+    c.bilateral = false;
+    c.rate_bias = 0.0;
+    c.acceleration_bias = 0.0;
+    c.normal_row.entries.clear();
+    let (tangent_count, rolling_count) = (c.tangents.len(), c.rolling_axes.len());
+    empty_rows(&mut c.tangent_rows, tangent_count);
+    empty_rows(&mut c.rolling_rows, rolling_count);
     match g.kinematics {
         GapKinematics::PointOnSurface { arm, lever } => {
             write_point_row(&mut c.normal_row, system, q, (a, b), (arm, lever), n);
@@ -528,17 +579,18 @@ fn push_contact(
         }
     }
     for k in 0..c.tangents.len() {
-        c.tangent_rows.push(JacobianRow::default());
         let t = c.tangents[k];
         write_point_row(&mut c.tangent_rows[k], system, q, (a, b), arms, t);
     }
     for k in 0..c.rolling_axes.len() {
-        c.rolling_rows.push(JacobianRow::default());
         let axis = c.rolling_axes[k];
         write_rotation_row(&mut c.rolling_rows[k], system, q, (a, b), arms, axis);
     }
-    if !planar {
-        let spin = c.spin_row.insert(JacobianRow::default());
+    if planar {
+        c.spin_row = None;
+    } else {
+        let spin = c.spin_row.get_or_insert_with(JacobianRow::default);
+        spin.entries.clear();
         write_rotation_row(spin, system, q, (a, b), arms, n);
     }
 }
