@@ -684,6 +684,9 @@ impl Stepper for NsgaStepper {
         // into the normal forces and the rest; the levels below take them out again
         // (module smooth_contacts).
         let dofs = system.dofs();
+        // (Whether the last step kept the smooth normal forces' share, read before it is
+        // taken for its storage.)
+        let uses_contact_forces = self.contact_acceleration.is_some() || smooth_contacts;
         let [a_normal_n, acc_normal_n] = self.contact_acceleration.take().unwrap_or_else(|| {
             std::mem::take(&mut work.contact_acceleration).map(|mut v| {
                 crate::linalg::buffers::zeroed_vector(&mut v, dofs);
@@ -743,7 +746,6 @@ impl Stepper for NsgaStepper {
                 (key, [next, bar_next])
             })
             .collect();
-        let uses_contact_forces = self.contact_acceleration.is_some() || smooth_contacts;
         // The position level starts from q̂ without the smooth normal forces' displacement
         // δ = h²[(½ − β) a^N_n + β a^N_{n+1}]: q̂ = q_n ⊕ (h v_n + h²(½ − β) a_n + h² β a − δ).
         let (k1, k2) = (h * h * (0.5 - c.beta), h * h * c.beta);
