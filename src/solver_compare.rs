@@ -43,10 +43,11 @@ impl Setting {
     fn columns(self) -> String {
         match self {
             Self::Sparse(levenberg, round, sweeps, anderson, every) => format!(
-                "{levenberg} | {}/{}/{} | {sweeps}{} | {every}",
+                "{levenberg} | {}/{}/{}/{} | {sweeps}{} | {every}",
                 round.max_newton,
                 round.max_inner,
                 round.restart,
+                round.stagnation,
                 if anderson > 0 {
                     format!(" (Anderson {anderson})")
                 } else {
@@ -209,12 +210,25 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 rounds = value
                     .split(',')
                     .map(|s| {
-                        let mut it = s.split('/').map(|k| k.parse::<usize>().ok().filter(|k| (1..=10_000).contains(k)));
-                        let (newton, inner, restart) = (it.next()??, it.next()??, it.next()??);
-                        Some(KrylovOptions { max_newton: newton, max_inner: inner, restart, ..ROUND_NEWTON })
+                        let parts: Vec<&str> = s.split('/').collect();
+                        let whole = |k: &str| k.parse::<usize>().ok().filter(|k| (1..=10_000).contains(k));
+                        let stagnation = match parts.get(3) {
+                            Some(f) => f.parse::<f64>().ok().filter(|f| *f > 0.0 && *f <= 1.0)?,
+                            None => ROUND_NEWTON.stagnation,
+                        };
+                        if parts.len() > 4 {
+                            return None;
+                        }
+                        Some(KrylovOptions {
+                            max_newton: whole(parts.first()?)?,
+                            max_inner: whole(parts.get(1)?)?,
+                            restart: whole(parts.get(2)?)?,
+                            stagnation,
+                            ..ROUND_NEWTON
+                        })
                     })
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| format!("--rounds: NEWTON/INNER/RESTART triples of whole numbers in [1, 10000] separated by commas, got '{value}'"))?;
+                    .ok_or_else(|| format!("--rounds: NEWTON/INNER/RESTART[/STAGNATION] (whole numbers in [1, 10000], a stagnation ratio in (0, 1]) separated by commas, got '{value}'"))?;
             }
             other => {
                 return Err(format!(
@@ -249,7 +263,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart per round | sweeps per round (Anderson depth) | sweeps between residuals | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart / stagnation ratio per round | sweeps per round (Anderson depth) | sweeps between residuals | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
         problems.len()

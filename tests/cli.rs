@@ -295,12 +295,12 @@ fn solver_compare_solves_a_recorded_pile_again() {
     // layers part.
     assert!(count >= 2, "{head}");
     for (factor, round) in [
-        ("0", "10/10/10,50,1"),
-        ("10", "10/10/10,50,1"),
-        ("10", "10/10/10,7,1"),
-        ("10", "10/10/10,7,3"),
-        ("10", "10/10/10,50 (Anderson 8),1"),
-        ("0", "10/10/10,7 (Anderson 8),3"),
+        ("0", "10/10/10/0.98,50,1"),
+        ("10", "10/10/10/0.98,50,1"),
+        ("10", "10/10/10/0.98,7,1"),
+        ("10", "10/10/10/0.98,7,3"),
+        ("10", "10/10/10/0.98,50 (Anderson 8),1"),
+        ("0", "10/10/10/0.98,7 (Anderson 8),3"),
         ("dense Newton", "—,—,—"),
     ] {
         let columns = round.replace(',', " | ");
@@ -328,6 +328,12 @@ fn solver_compare_solves_a_recorded_pile_again() {
     let (code, _, err) = contactlab(&["solver-compare", "--levenberg", "-1"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--levenberg") && err.contains("≥ 0"), "{err}");
+    // A stagnation ratio outside (0, 1] is refused, naming the option and the range.
+    for bad in ["10/10/10/1.5", "10/10/10/0", "10/10/10/0.9/1"] {
+        let (code, _, err) = contactlab(&["solver-compare", "--rounds", bad], None);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("--rounds") && err.contains("(0, 1]"), "{err}");
+    }
     let (code, _, err) = contactlab(&["solver-compare", "--round-sweeps", "0"], None);
     assert_eq!(code, 2);
     assert!(

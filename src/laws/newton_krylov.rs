@@ -35,6 +35,10 @@ pub struct KrylovOptions {
     /// GMRES stops when ‖J δ + R‖ ≤ forcing · ‖R‖ on the first Newton step; later steps
     /// tighten it as Newton converges (never looser than this).
     pub forcing: f64,
+    /// Newton stops when two steps in a row each keep more than this fraction of ‖R‖ (1:
+    /// never): the linear model no longer predicts R a step ahead, and further steps cost
+    /// a Krylov solve for a few per cent each.
+    pub stagnation: f64,
 }
 
 impl Default for KrylovOptions {
@@ -47,6 +51,7 @@ impl Default for KrylovOptions {
             restart: 100,
             max_inner: 1000,
             forcing: 1e-4,
+            stagnation: 1.0,
         }
     }
 }
@@ -265,6 +270,8 @@ pub fn solve<L: Linearized>(
     // converges and the convergence is superlinear rather than linear at rate η.
     let mut forcing = options.forcing;
     let mut previous = norm(r);
+    // Steps in a row that kept more than `options.stagnation` of ‖R‖.
+    let mut slow_steps = 0;
     while !outcome.converged && outcome.newton < options.max_newton {
         outcome.newton += 1;
         let inner_options = KrylovOptions {
@@ -313,6 +320,14 @@ pub fn solve<L: Linearized>(
         forcing = (0.9 * ratio * ratio).clamp(1e-14, options.forcing);
         previous = now;
         outcome.converged = done(x, r);
+        slow_steps = if ratio > options.stagnation {
+            slow_steps + 1
+        } else {
+            0
+        };
+        if slow_steps >= 2 {
+            break;
+        }
     }
     outcome
 }
@@ -417,6 +432,56 @@ mod tests {
         for (a, b) in x.iter().zip(&target) {
             assert!((a - b).abs() < 1e-10, "{a} vs {b}");
         }
+    }
+
+    /// A model fifty times too steep: for R(x) = x − a it is J = 50 I, so each Newton step
+    /// is δ = −R/50 and keeps exactly 1 − 1/50 = 0.98 of ‖R‖ (the line search accepts t = 1).
+    /// Newton stops after two such steps when that exceeds its stagnation ratio, and runs to
+    /// its cap otherwise.
+    #[test]
+    fn newton_stops_after_two_steps_that_keep_more_than_the_stagnation_ratio() {
+        struct Steep;
+        impl Linearized for Steep {
+            fn apply(&mut self, v: &[f64], out: &mut [f64]) {
+                for (o, x) in out.iter_mut().zip(v) {
+                    *o = 50.0 * x;
+                }
+            }
+        }
+        let a = [1.0, -2.0, 0.5];
+        let run = |stagnation: f64| {
+            let mut x = vec![0.0; 3];
+            let outcome = solve(
+                &mut x,
+                |x, out| {
+                    for i in 0..3 {
+                        out[i] = x[i] - a[i];
+                    }
+                },
+                &mut Steep,
+                |_, _, _| {},
+                |_, r| norm(r) < 1e-12,
+                &KrylovOptions {
+                    max_newton: 8,
+                    stagnation,
+                    ..Default::default()
+                },
+                &mut KrylovWorkspace::default(),
+            );
+            // After k steps R = 0.98^k (x₀ − a), with x₀ = 0.
+            let kept = 0.98f64.powi(outcome.newton as i32);
+            for i in 0..3 {
+                assert!(
+                    (x[i] - a[i] * (1.0 - kept)).abs() < 1e-12,
+                    "x[{i}] = {}",
+                    x[i]
+                );
+            }
+            outcome.newton
+        };
+        assert_eq!(run(0.97), 2);
+        assert_eq!(run(0.99), 8);
+        assert_eq!(run(1.0), 8);
     }
 
     /// GMRES solves a nonsymmetric linear system to its forcing tolerance.
