@@ -4,8 +4,9 @@
 //! forwards to the system's and counts per thread, so the harness's other threads do not
 //! disturb it). A pile of 30 lands within its first second (its top layer starts
 //! 0.1 + 0.12 = 0.22 m up, and even a free fall of that whole height takes
-//! √(2·0.22/9.81) = 0.21 s) and is settled by 600 steps (2.5 s); from then on every vector, list and report a step needs is one a step before
-//! it used, so the count over the next steps must be exactly zero.
+//! √(2·0.22/9.81) = 0.21 s) and is settled by 600 steps (2.5 s); from then on every
+//! vector, list and report a step needs is one a step before it used, so the count over
+//! the next steps must be exactly zero.
 //!
 //! Native only: in WebAssembly the library sets its own allocator (Talc).
 #![cfg(not(target_arch = "wasm32"))]
