@@ -34,6 +34,26 @@ fn fixed_runs_give_their_pinned_digests() {
 }
 
 #[test]
+fn piles_solved_block_sparse_give_their_pinned_digests() {
+    for (preset, n, stepper, steps, pinned) in PINNED_PILE_DIGESTS {
+        let mut sim = Simulation::from_preset(preset, &[("N".to_string(), n)]).unwrap();
+        sim.set_stepper(stepper).unwrap();
+        for _ in 0..steps {
+            sim.step().unwrap();
+        }
+        assert!(
+            sim.unconverged_steps().0 == 0,
+            "{preset} N = {n} {stepper}: every step's solve converges"
+        );
+        assert_eq!(
+            format!("{:016x}", sim.digest()),
+            pinned,
+            "{preset} N = {n} {stepper} {steps}"
+        );
+    }
+}
+
+#[test]
 fn the_same_run_twice_gives_the_same_digest() {
     let (preset, stepper, steps, _) = PINNED_DIGESTS[6];
     assert_eq!(

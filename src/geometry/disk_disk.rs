@@ -6,7 +6,8 @@ use crate::model::Pose;
 /// Contact of disk A (`ra`, `a`) with disk B (`rb`, `b`), if d = |x_A − x_B| − R_A − R_B ≤ margin.
 pub fn disk_on_disk(ra: f64, a: Pose, rb: f64, b: Pose, margin: f64) -> Option<ContactGeometry> {
     let separation = a.position - b.position;
-    let distance = separation.length();
+    // (std's square root: see sphere_sphere.rs.)
+    let distance = separation.length_squared().sqrt();
     let gap = distance - ra - rb;
     if gap > margin || distance <= 1e-12 * (ra + rb) {
         return None;

@@ -354,7 +354,7 @@ pub type PairContacts = SmallVec<[(Side, ContactGeometry); 1]>;
 pub fn detect_pair(a: &Collider, b: &Collider, margin: f64, out: &mut PairContacts) {
     out.clear();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
-    if reach.is_finite() && (a.position - b.position).length() > reach + margin {
+    if reach.is_finite() && (a.position - b.position).length_squared().sqrt() > reach + margin {
         return;
     }
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {

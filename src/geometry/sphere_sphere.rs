@@ -14,7 +14,9 @@ pub fn sphere_on_sphere(
     margin: f64,
 ) -> Option<ContactGeometry> {
     let separation = a - b;
-    let distance = separation.length();
+    // (std's square root, one instruction in wasm too; glam's `length` goes through libm,
+    // software there. Both are correctly rounded, so the bits are the same.)
+    let distance = separation.length_squared().sqrt();
     if distance <= 1e-12 * (ra + rb) {
         return None;
     }

@@ -43,6 +43,7 @@ mod thread_log;
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::linalg::float::max;
 use projection::{BallCase, MAX_BALL, project_ball};
 
 /// Layout and coefficients of one contact's multipliers.
@@ -87,7 +88,7 @@ impl LawBlock {
     pub fn asked(&self, u_free: &DVector<f64>, k: usize) -> f64 {
         let u = u_free[self.offset + k];
         if k == 0 && !self.bilateral {
-            (-u).max(0.0)
+            max(-u, 0.0)
         } else {
             u.abs()
         }
@@ -99,7 +100,7 @@ impl LawBlock {
         if self.bilateral {
             (sigma, true)
         } else {
-            (sigma.max(0.0), sigma > 0.0)
+            (max(sigma, 0.0), sigma > 0.0)
         }
     }
 

@@ -32,6 +32,7 @@
 
 use super::LawBlock;
 use super::projection::clamp_to_ball;
+use crate::linalg::float::max;
 
 /// Relative tolerance on the structure (zeros and isotropy) of W_cc.
 const STRUCTURE_TOLERANCE: f64 = 1e-12;
@@ -234,7 +235,7 @@ impl RoundContact {
     ) {
         let n = f_t.len();
         clamp_to_ball(&mut x_t[..n], mu_n);
-        let scale = mu_n.max(rho_n).max(1e-300);
+        let scale = max(max(mu_n, rho_n), 1e-300);
         for _ in 0..MAX_PASSES {
             let (old_t, old_r) = (*x_t, *x_r);
             let c = self.apply(&x_r[..n], false, n);
@@ -248,8 +249,8 @@ impl RoundContact {
             }
             clamp_to_ball(&mut x_r[..n], rho_n);
             let change = (0..n)
-                .map(|k| (x_t[k] - old_t[k]).abs().max((x_r[k] - old_r[k]).abs()))
-                .fold(0.0, f64::max);
+                .map(|k| max((x_t[k] - old_t[k]).abs(), (x_r[k] - old_r[k]).abs()))
+                .fold(0.0, max);
             if change <= 1e-15 * scale {
                 break;
             }
@@ -325,14 +326,14 @@ mod tests {
     /// Largest violation of the laws at (λ, u): the natural map λ − P(λ − u) of each law,
     /// with its bound from λ_N (at a solution P's argument has λ_N as its normal part).
     fn law_violation(b: &LawBlock, lambda: &[f64], u: &[f64]) -> f64 {
-        let normal = (lambda[0] - u[0]).max(0.0);
+        let normal = max(lambda[0] - u[0], 0.0);
         let mut worst = (lambda[0] - normal).abs();
         for law in b.ball_laws() {
             let range = law.start..law.start + law.len;
             let mut x: Vec<f64> = range.clone().map(|k| lambda[k] - u[k]).collect();
             clamp_to_ball(&mut x, law.coefficient * normal);
             for (k, xk) in range.zip(&x) {
-                worst = worst.max((lambda[k] - xk).abs());
+                worst = max(worst, (lambda[k] - xk).abs());
             }
         }
         worst

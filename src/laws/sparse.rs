@@ -43,6 +43,7 @@ use super::sparse_jacobian::{JacobianStorage, LawJacobian};
 use super::{LawBlock, LawCases, LawMethod, LawSolution, NewtonOptions};
 use crate::contact::{Delassus, JacobianRow};
 use crate::linalg::buffers::zeroed;
+use crate::linalg::float::max;
 
 /// Sweeps in a round, between two Newton–Krylov attempts. A round that takes less than a
 /// tenth off the residual ends the solve as stalled; longer rounds call fewer slow but
@@ -214,7 +215,7 @@ pub(super) fn block_residual(
         at_bound[which] = clamp_to_ball(&mut x[..law.len], law.coefficient * pn);
         for k in 0..law.len {
             out[start + k] = lambda[start + k] - x[k];
-            worst = worst.max(out[start + k].abs());
+            worst = max(worst, out[start + k].abs());
         }
     }
     (cases.slipping, cases.rolling, cases.spinning) = (at_bound[0], at_bound[1], at_bound[2]);
@@ -370,7 +371,10 @@ fn solve_in(
     let mut free_scale = options.scale_floor(diagonal).max(1e-300);
     for (b, local) in blocks.iter().zip(&locals) {
         for k in 0..block_len(b) {
-            free_scale = free_scale.max(b.asked(u_free, k) * local.r[k] / options.augmentation);
+            free_scale = max(
+                free_scale,
+                b.asked(u_free, k) * local.r[k] / options.augmentation,
+            );
         }
     }
     crate::linalg::buffers::zeroed_vector(&mut u, n);
@@ -386,7 +390,7 @@ fn solve_in(
     );
     // The scale R is measured against: the free motion's demand or λ itself, whichever is
     // larger (as Newton's).
-    let scale_of = |lambda: &[f64]| lambda.iter().fold(free_scale, |m, x| m.max(x.abs()));
+    let scale_of = |lambda: &[f64]| lambda.iter().fold(free_scale, |m, x| max(m, x.abs()));
     // The residual of the whole problem at λ (u recomputed from w = M⁻¹ Gᵀ λ): R into
     // `r_out`, the cases, and max |R| relative to the impulse scale.
     let evaluate = |lambda: &[f64],
@@ -408,7 +412,7 @@ fn solve_in(
                 &u.as_slice()[range.clone()],
                 &mut r_out[range],
             );
-            worst = worst.max(res);
+            worst = max(worst, res);
             cases[k] = c;
         }
         worst / scale_of(lambda)
@@ -534,12 +538,12 @@ fn solve_in(
                     for i in 0..n {
                         ul[i] = u_free[i] + rows[i].dot_slice(&wl);
                     }
-                    let relative = r.iter().fold(0.0f64, |m, v| m.max(v.abs())) / scale_of(x);
+                    let relative = r.iter().fold(0.0f64, |m, v| max(m, v.abs())) / scale_of(x);
                     model.linearize(x, &ul, sparse.levenberg * relative);
                 },
                 // A tenth of the tolerance: the answer is projected onto the laws after.
                 |x, r| {
-                    r.iter().fold(0.0f64, |m, v| m.max(v.abs()))
+                    r.iter().fold(0.0f64, |m, v| max(m, v.abs()))
                         <= 0.1 * options.tolerance * scale_of(x)
                 },
                 &sparse.round,

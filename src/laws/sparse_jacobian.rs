@@ -28,6 +28,7 @@ use super::newton_krylov::Linearized;
 use super::sparse::{LocalBlock, block_len, velocity_change};
 use crate::contact::JacobianRow;
 use crate::linalg::buffers::zeroed;
+use crate::linalg::float::max;
 
 /// One ball law's derivative at the linearisation point.
 #[derive(Debug, Clone, Copy)]
@@ -86,7 +87,7 @@ fn invert_small(a: &mut [f64; 36], len: usize) -> bool {
     for i in 0..len {
         inv[i * len + i] = 1.0;
     }
-    let size = a[..len * len].iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let size = a[..len * len].iter().fold(0.0f64, |m, x| max(m, x.abs()));
     for col in 0..len {
         let pivot = (col..len)
             .max_by(|&i, &j| a[i * len + col].abs().total_cmp(&a[j * len + col].abs()))

@@ -17,3 +17,11 @@ const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("two-spheres", "", 600, "7d8f57841b65c853"),
     ("bouncing-sphere", "", 1500, "3eae650f636838ae"),
 ];
+
+/// Piles of 30, one island past the dense limit, so the block-sparse solver (its sweeps and
+/// Newton–Krylov rounds) decides every step: (preset, N, stepper, steps, digest). Any change
+/// to that solver's settings moves them, as it moves the piles' trajectories.
+const PINNED_PILE_DIGESTS: [(&str, f64, &str, u32, &str); 2] = [
+    ("pile", 30.0, "nsga", 240, "4252a4f997f0d364"),
+    ("pile-2d", 30.0, "moreau-jean", 240, "348e57d24b719a69"),
+];

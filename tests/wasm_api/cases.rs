@@ -269,6 +269,21 @@ fn fixed_runs_give_the_pinned_native_digests() {
     }
 }
 
+/// The block-sparse solver gives the native bits in wasm too (its `max` is written out for
+/// wasm, `linalg/float.rs`; its square roots are std's).
+#[wasm_bindgen_test]
+fn piles_solved_block_sparse_give_the_pinned_native_digests() {
+    for (preset, n, stepper, steps, pinned) in PINNED_PILE_DIGESTS {
+        let mut sim = Simulation::preset(js(preset), params(&[("N", n)])).unwrap();
+        sim.set_stepper(js(stepper)).unwrap();
+        let mut taken = 0;
+        while taken < steps {
+            taken += sim.step(js(steps - taken)).unwrap();
+        }
+        assert_eq!(sim.digest(), pinned, "{preset} N = {n} {stepper} {steps}");
+    }
+}
+
 #[wasm_bindgen_test]
 fn layout_describes_every_array_the_api_returns() {
     let layout = Simulation::layout();
