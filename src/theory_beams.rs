@@ -246,7 +246,7 @@ fn sphere_on_bridge(sim: &Simulation, p: &dyn Fn(&str) -> f64) -> Vec<TheoryLine
     let at_midspan = on_bridge && (x - 0.5 * length).abs() <= half_element;
     // The modes are a dense eigenproblem over every coordinate, and the page asks for the
     // theory every frame: only for a structure small enough to sample them.
-    let small = sim.system().dofs() <= crate::simulation::SAMPLED_STRUCTURE_DOFS;
+    let small = sim.modes_sampled();
     let lowest = if small {
         sim.modes().omega.first().copied().unwrap_or(f64::NAN)
     } else {

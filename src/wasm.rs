@@ -817,6 +817,13 @@ impl Simulation {
         self.inner.modes().decoupled_omega
     }
 
+    /// True when the modes are small enough to draw every frame (at most 128 generalized
+    /// coordinates); a larger system's modes come only from `modes()` and `frequencies()`.
+    #[wasm_bindgen(getter, js_name = modesLive)]
+    pub fn modes_live(&self) -> bool {
+        self.inner.modes_sampled()
+    }
+
     /// h·ω_max of the compressed contacts now (the central-difference limit is 2).
     #[wasm_bindgen(getter, js_name = hOmegaMax)]
     pub fn h_omega_max(&self) -> f64 {

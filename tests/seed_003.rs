@@ -242,3 +242,50 @@ fn the_theory_panels_stability_limit_is_computed_not_the_step() {
     );
     assert!((limit.simulated - sim.time_step()).abs() > 1e-6);
 }
+
+/// Modes are sampled (every JSON line, every frame on the page) only for systems of at most
+/// 128 coordinates: the analysis is dense. A penalty pile of 30 spheres (180 coordinates)
+/// samples none, yet gives its modes when asked; its spheres resting on the floor alone have
+/// the decoupled frequency √(k/m) (the normal row through the centre: A_ii = 1/m). The
+/// rocking bar (3 coordinates) samples its coupled heave √(2k/m).
+#[test]
+fn a_system_past_128_coordinates_samples_no_modes_but_gives_them_when_asked() {
+    let mut pile = Simulation::from_preset("pile", &[("N".to_string(), 30.0)]).unwrap();
+    pile.set_stepper("penalty-implicit").unwrap();
+    for _ in 0..120 {
+        pile.step().unwrap();
+    }
+    assert!(!pile.modes_sampled());
+    assert!(pile.sample_with_modes().modes.is_none());
+    let k = pile.scene().material.stiffness;
+    let m = 4.0 / 3.0 * std::f64::consts::PI * 0.05f64.powi(3) * 1000.0;
+    let on_floor = (k / m).sqrt();
+    let modes = pile.modes();
+    assert!(
+        !modes.omega.is_empty(),
+        "compressed penalty contacts oscillate"
+    );
+    let floor_contacts = modes
+        .decoupled_omega
+        .iter()
+        .filter(|w| (**w - on_floor).abs() <= 1e-9 * on_floor)
+        .count();
+    assert!(
+        floor_contacts >= 25,
+        "{floor_contacts} contacts at √(k/m) = {on_floor} rad/s: {:?}",
+        modes.decoupled_omega
+    );
+
+    let bar = bar("rocking-bar", &[]);
+    assert!(bar.modes_sampled());
+    let sampled = bar
+        .sample_with_modes()
+        .modes
+        .expect("a small system samples its modes");
+    let heave = (2.0 * K / M).sqrt();
+    assert!(
+        (sampled.frequencies[0] - heave).abs() <= 1e-9 * heave,
+        "heave {} against √(2k/m) = {heave}",
+        sampled.frequencies[0]
+    );
+}

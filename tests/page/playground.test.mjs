@@ -127,6 +127,17 @@ test("a bad value is refused with a message and the run goes on", async () => {
   await page.close();
 });
 
+test("a penalty pile past 128 coordinates says its modes are not computed live, and steps", async () => {
+  const { page, errors } = await open("?scene=pile&N=30&stepper=penalty-implicit");
+  await page.waitForFunction(() => window.contactlab.sim.time > 0.1, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.contactlab.sim.stepper), "penalty-implicit");
+  assert.match(await page.textContent("#modes-note"), /More than 128 coordinates: the coupled contact modes .* are not computed live/);
+  assert.equal(await page.locator("#gauge").isHidden(), true);
+  assert.equal(await page.evaluate(() => window.contactlab.plots.frequency.data[0].length), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("rocking-bar: the frequency plot fills and the gauge warns past the limit", async () => {
   const { page, errors } = await open("?scene=rocking-bar&kind=1");
   await page.waitForTimeout(300);
@@ -656,6 +667,10 @@ test("a pile of 1000 spheres loads, steps with every gap ≥ 0 to rounding, show
   assert.match(stepTime, /^[0-9.]+(e[-+]?[0-9]+)? ms$/, `step time readout '${stepTime}'`);
   assert.ok(await inked(page) > 500, "3-D view drawn");
   assert.ok(!/NaN/.test(await page.textContent("body")), "no NaN on the page");
+  // 6000 coordinates: no contact modes a frame (a dense eigenproblem and pseudo-inverse over
+  // all of them would stall the page), so the frequency plot stays empty.
+  assert.equal(await page.evaluate(() => window.contactlab.sim.modesLive), false);
+  assert.equal(await page.evaluate(() => window.contactlab.plots.frequency.data[0].length), 0);
   assert.deepEqual(errors, []);
   await page.screenshot({ path: `${SHOTS}/pile-1000.png` });
   await page.close();

@@ -43,7 +43,8 @@ function pattern(shape) {
  * @param {object} sim the wasm Simulation
  */
 export function explicitInstability(sim) {
-  if (sim.stepper !== "penalty-explicit") return null;
+  // (Not for a system too large to analyse every step: see renderModes.)
+  if (sim.stepper !== "penalty-explicit" || !sim.modesLive) return null;
   const limit = sim.timeStepLimit;
   if (limit === undefined || sim.timeStep < limit) return null;
   return `h·ω_max = ${fmt(sim.hOmegaMax)}; limit h < ${fmt(limit * 1e3)} ms (2/ω_max with no damping) — UNSTABLE: the fastest mode grows every step`;
@@ -64,6 +65,17 @@ export function renderModes(sim) {
   if (!penalty) {
     document.getElementById("modes-note").textContent =
       `Rigid contacts under ${sim.stepper}: no contact stiffness, so no contact modes and no stability limit on h from them. Choose penalty-explicit or penalty-implicit to see them.`;
+    return { warning: null };
+  }
+  // The analysis is dense (an eigenproblem over the compressed contacts, a pseudo-inverse over
+  // every coordinate): a large system would stall the page every frame.
+  if (!sim.modesLive) {
+    for (const id of ["gauge", "modes", "figure-frequency"]) {
+      const element = document.getElementById(id);
+      if (element) element.hidden = true;
+    }
+    document.getElementById("modes-note").textContent =
+      "More than 128 coordinates: the coupled contact modes (a dense eigenproblem) are not computed live, and no stability limit on h is checked here. sim.modes() gives them when asked.";
     return { warning: null };
   }
   const modes = sim.modes();

@@ -186,6 +186,7 @@ export function recordState(plots, sim, bodies, contacts, redraw = true) {
     const o = V.stride * first;
     plots.recordLaws(sim.time, sim.lawData(), [v[o + V.wx], v[o + V.wy], v[o + V.wz]]);
   }
-  plots.recordFrequencies(sim.time, sim.frequencies());
+  // (Not for a system too large to analyse every frame: a dense eigenproblem.)
+  if (sim.modesLive) plots.recordFrequencies(sim.time, sim.frequencies());
   if (redraw) plots.redraw();
 }
