@@ -17,6 +17,18 @@ use contactlab::presets_pile::pile_state;
 /// this many seconds in all.
 const REPEAT_BELOW_S: f64 = 2.0;
 
+/// Scene settings a run changes from the preset's.
+#[derive(Clone, Copy, Default)]
+struct Overrides {
+    /// Friction coefficient.
+    mu: Option<f64>,
+    /// `stepper.newton_tolerance`.
+    tolerance: Option<f64>,
+    /// `stepper.sleep_speed` (m/s) and `stepper.sleep_time` (s), with sleeping on.
+    sleep_speed: Option<f64>,
+    sleep_time: Option<f64>,
+}
+
 /// One benchmark run's figures.
 struct PileRow {
     preset: String,
@@ -49,7 +61,7 @@ fn run_one(
     n: usize,
     stepper: &str,
     (resistance, sleep): (bool, bool),
-    (mu, tolerance): (Option<f64>, Option<f64>),
+    overrides: Overrides,
     (steps, budget_s): (usize, f64),
     mut trace: Option<&mut String>,
 ) -> Result<PileRow, String> {
@@ -57,7 +69,7 @@ fn run_one(
         ("N".to_string(), n as f64),
         ("sleep".into(), f64::from(u8::from(sleep))),
     ];
-    if let Some(mu) = mu {
+    if let Some(mu) = overrides.mu {
         set.push(("mu".into(), mu));
     }
     if resistance {
@@ -65,9 +77,22 @@ fn run_one(
         set.push(("gamma".into(), 1e-3));
     }
     let mut sim = Simulation::from_preset(preset, &set).map_err(|e| e.to_string())?;
-    if let Some(tolerance) = tolerance {
+    let scene_changes = [
+        overrides.tolerance,
+        overrides.sleep_speed,
+        overrides.sleep_time,
+    ];
+    if scene_changes.iter().any(Option::is_some) {
         let mut scene = sim.scene().clone();
-        scene.stepper.newton_tolerance = tolerance;
+        if let Some(tolerance) = overrides.tolerance {
+            scene.stepper.newton_tolerance = tolerance;
+        }
+        if let Some(speed) = overrides.sleep_speed {
+            scene.stepper.sleep_speed = speed;
+        }
+        if let Some(time) = overrides.sleep_time {
+            scene.stepper.sleep_time = time;
+        }
         sim = Simulation::from_scene(scene).map_err(|e| e.to_string())?;
     }
     sim.set_stepper(stepper).map_err(|e| e.to_string())?;
@@ -148,7 +173,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
     let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
-    let (mut mu, mut tolerance, mut repeat) = (None, None, 1usize);
+    let (mut overrides, mut repeat) = (Overrides::default(), 1usize);
     let mut trace_path = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -178,7 +203,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     })?;
             }
             "--mu" => {
-                mu = Some(
+                overrides.mu = Some(
                     value
                         .parse()
                         .ok()
@@ -189,7 +214,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 );
             }
             "--tolerance" => {
-                tolerance = Some(
+                overrides.tolerance = Some(
                     value
                         .parse()
                         .ok()
@@ -208,6 +233,30 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         format!("--repeat: a whole number in [1, 100], got '{value}'")
                     })?;
             }
+            "--sleep-speed" => {
+                sleep = true;
+                overrides.sleep_speed = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| (1e-9..=10.0).contains(s))
+                        .ok_or_else(|| {
+                            format!("--sleep-speed: m/s in [1e-9, 10] (as stepper.sleep_speed), got '{value}'")
+                        })?,
+                );
+            }
+            "--sleep-time" => {
+                sleep = true;
+                overrides.sleep_time = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|t: &f64| (0.0..=1000.0).contains(t))
+                        .ok_or_else(|| {
+                            format!("--sleep-time: seconds in [0, 1000] (as stepper.sleep_time), got '{value}'")
+                        })?,
+                );
+            }
             "--trace" => trace_path = Some(value.clone()),
             "--budget" => {
                 budget = value
@@ -218,7 +267,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --resistance, --sleep, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -245,7 +294,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         n,
                         stepper,
                         (resistance, sleep),
-                        (mu, tolerance),
+                        overrides,
                         (steps, budget),
                         traced.then_some(&mut *lines),
                     )
@@ -266,7 +315,15 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     r.n,
                     r.stepper,
                     if r.resistance { "1 mm" } else { "0" },
-                    if r.sleep { "on" } else { "off" },
+                    match (r.sleep, overrides.sleep_speed, overrides.sleep_time) {
+                        (false, ..) => "off".to_string(),
+                        (true, None, None) => "on".to_string(),
+                        (true, speed, time) => format!(
+                            "on, below {} m/s for {} s",
+                            speed.unwrap_or(contactlab::sleep::SLEEP_SPEED),
+                            time.unwrap_or(contactlab::sleep::SLEEP_TIME)
+                        ),
+                    },
                     r.steps,
                     r.runs,
                     r.ms_per_step,

@@ -198,6 +198,10 @@ pub struct StepperSpec {
     pub nsgs_max_sweeps: u64,
     /// Islands of bodies at rest fall asleep until touched (see `crate::sleep`).
     pub sleep: bool,
+    /// With `sleep`: the speed |v| + |ω| r below which a body is at rest, m/s.
+    pub sleep_speed: f64,
+    /// With `sleep`: how long a body must be at rest before its island sleeps, s.
+    pub sleep_time: f64,
 }
 
 impl Default for StepperSpec {
@@ -221,6 +225,8 @@ impl Default for StepperSpec {
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
             nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
             sleep: false,
+            sleep_speed: crate::sleep::SLEEP_SPEED,
+            sleep_time: crate::sleep::SLEEP_TIME,
         }
     }
 }
@@ -249,9 +255,20 @@ impl StepperSpec {
         })
     }
 
+    /// The sleeping thresholds, range-checked.
+    pub fn sleep_thresholds(&self) -> Result<crate::sleep::SleepThresholds> {
+        check_range("stepper.sleep_speed", self.sleep_speed, 1e-9, 10.0)?;
+        check_range("stepper.sleep_time", self.sleep_time, 0.0, 1000.0)?;
+        Ok(crate::sleep::SleepThresholds {
+            speed: self.sleep_speed,
+            time: self.sleep_time,
+        })
+    }
+
     /// Validates and turns the spec into a [`StepperKind`].
     pub fn to_kind(&self) -> Result<StepperKind> {
         check_range("stepper.dt", self.dt, MIN_TIME_STEP, 0.1)?;
+        self.sleep_thresholds()?;
         check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
         let pgs_max_iterations = check_count(
             "stepper.pgs_max_iterations",

@@ -278,7 +278,11 @@ impl Simulation {
             unconverged: (0, 0.0),
             deepest_gap: f64::INFINITY,
             events: crate::events::Events::new(),
-            sleep: Sleep::new(scene.stepper.sleep, system.bodies.len()),
+            sleep: Sleep::new(
+                scene.stepper.sleep,
+                system.bodies.len(),
+                scene.stepper.sleep_thresholds()?,
+            ),
             start: StartSettings {
                 stepper: kind.name().to_string(),
                 dt,
@@ -847,6 +851,7 @@ impl Simulation {
     /// Restarts from the scene's initial state.
     pub fn reset(&mut self) -> Result<()> {
         let (system, settings, _) = self.scene.build()?;
+        let sleep_thresholds = self.scene.stepper.sleep_thresholds()?;
         self.detected = None;
         self.generation += 1;
         self.acceleration = DVector::zeros(system.dofs());
@@ -859,7 +864,11 @@ impl Simulation {
         self.unconverged = (0, 0.0);
         self.deepest_gap = f64::INFINITY;
         self.events = crate::events::Events::new();
-        self.sleep = Sleep::new(self.scene.stepper.sleep, self.system.bodies.len());
+        self.sleep = Sleep::new(
+            self.scene.stepper.sleep,
+            self.system.bodies.len(),
+            sleep_thresholds,
+        );
         self.timeline.clear();
         self.start = self.settings_now();
         Ok(())
@@ -882,6 +891,7 @@ impl Simulation {
         let (mut system, settings, kind) = scene.build()?;
         check_initial_overlap(&scene, &system)?;
         // Everything that can fail comes first: after it, nothing is lost.
+        let sleep_thresholds = scene.stepper.sleep_thresholds()?;
         let kind = if kind.name() != self.kind.name() {
             // Keep the user's stepper choice, with the new scene's settings for it.
             let mut spec = scene.stepper.clone();
@@ -901,7 +911,7 @@ impl Simulation {
         if system.dofs() != self.acceleration.len() {
             self.acceleration = DVector::zeros(system.dofs());
         }
-        self.sleep = Sleep::new(scene.stepper.sleep, system.bodies.len());
+        self.sleep = Sleep::new(scene.stepper.sleep, system.bodies.len(), sleep_thresholds);
         self.scene = scene;
         self.system = system;
         self.settings = settings;

@@ -1,8 +1,11 @@
 //! Sleeping: an island of bodies at rest stops being integrated and solved until a moving body comes within the contact margin of it.
 //!
 //! With `stepper.sleep` on, after every step each moving body's speed |v| + |ω| r (r its
-//! bounding radius) is compared with [`SLEEP_SPEED`]; a body below it for [`SLEEP_TIME`]
-//! seconds is at rest. The bodies linked by contacts (within the margin) form islands, and an
+//! bounding radius) is compared with a threshold ([`SLEEP_SPEED`] unless the scene sets
+//! `stepper.sleep_speed`); a body below it for a time ([`SLEEP_TIME`], `stepper.sleep_time`)
+//! is at rest. (Rapier's defaults are far looser, 0.4 m/s and 0.5 rad/s for 2 s: a sphere
+//! rolling at 5 mm/s on the floor of a pile sleeps there and stops, where here it rolls on,
+//! as the laws say it should, unless the scene asks for a looser threshold.) The bodies linked by contacts (within the margin) form islands, and an
 //! island whose bodies are all at rest falls asleep together: velocities set to zero,
 //! no forces, positions held bit for bit, no contact looked for between two sleeping (or
 //! fixed) bodies, and the stepper's own state for them cleared ([`Stepper::freeze`]; it is
@@ -20,10 +23,30 @@ use crate::contact::Contact;
 use crate::integrators::Stepper;
 use crate::model::System;
 
-/// Speed below which a body counts as at rest, m/s (|v| + |ω| r).
+/// Speed below which a body counts as at rest, m/s (|v| + |ω| r): the default of
+/// `stepper.sleep_speed`.
 pub const SLEEP_SPEED: f64 = 1e-3;
-/// Time a body must stay at rest before its island may sleep, s.
+/// Time a body must stay at rest before its island may sleep, s: the default of
+/// `stepper.sleep_time`.
 pub const SLEEP_TIME: f64 = 0.5;
+
+/// When a body counts as at rest, and for how long it must be before its island sleeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SleepThresholds {
+    /// Speed |v| + |ω| r below which a body is at rest, m/s.
+    pub speed: f64,
+    /// Time at rest before the island may sleep, s.
+    pub time: f64,
+}
+
+impl Default for SleepThresholds {
+    fn default() -> Self {
+        Self {
+            speed: SLEEP_SPEED,
+            time: SLEEP_TIME,
+        }
+    }
+}
 
 /// No sleeping group.
 const NONE: usize = usize::MAX;
@@ -32,6 +55,7 @@ const NONE: usize = usize::MAX;
 #[derive(Debug, Clone, Default)]
 pub struct Sleep {
     enabled: bool,
+    thresholds: SleepThresholds,
     /// Per body: seconds spent at rest.
     rest: Vec<f64>,
     /// Per body: the sleeping island it belongs to ([`NONE`] when awake).
@@ -40,10 +64,11 @@ pub struct Sleep {
 }
 
 impl Sleep {
-    /// Sleeping on or off for a system of `bodies` bodies.
-    pub fn new(enabled: bool, bodies: usize) -> Self {
+    /// Sleeping on or off for a system of `bodies` bodies, with the given thresholds.
+    pub fn new(enabled: bool, bodies: usize, thresholds: SleepThresholds) -> Self {
         Self {
             enabled,
+            thresholds,
             rest: vec![0.0; bodies],
             group: vec![NONE; bodies],
             next_group: 0,
@@ -143,7 +168,7 @@ impl Sleep {
             }
             let (v, w) = b.twist3(&system.v);
             let speed = v.length() + w.length() * b.shape.bounding_radius();
-            self.rest[i] = if speed < SLEEP_SPEED {
+            self.rest[i] = if speed < self.thresholds.speed {
                 self.rest[i] + h
             } else {
                 0.0
@@ -179,7 +204,7 @@ impl Sleep {
             let r = root(&mut parent, i);
             if !system.asleep[i] {
                 has_awake[r] = true;
-                ready[r] &= self.rest[i] >= SLEEP_TIME;
+                ready[r] &= self.rest[i] >= self.thresholds.time;
             }
         }
         let mut new_group = vec![NONE; n];

@@ -254,6 +254,50 @@ fn bench_pile_traces_every_step_and_its_solves() {
     );
 }
 
+/// `bench-pile --sleep-speed S --sleep-time T` runs with those sleeping thresholds (and
+/// sleeping on): the pile of 10 lands within 0.2 s, is at rest below 0.5 m/s for 0.5 s well
+/// before 400 steps (1.67 s), and so ends asleep, every body's speed exactly 0. A speed
+/// out of range is refused with exit 2, naming the option and the range.
+#[test]
+fn bench_pile_takes_sleeping_thresholds() {
+    let (code, out, err) = contactlab(
+        &[
+            "bench-pile",
+            "--n",
+            "10",
+            "--presets",
+            "pile",
+            "--steppers",
+            "nsga",
+            "--steps",
+            "400",
+            "--sleep-speed",
+            "0.5",
+            "--sleep-time",
+            "0.5",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| pile | 10 | nsga"))
+        .unwrap_or_else(|| panic!("no row in {out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[5], "on, below 0.5 m/s for 0.5 s", "{row}");
+    assert_eq!(
+        cells[11].parse::<f64>().unwrap(),
+        0.0,
+        "final max speed in {row}"
+    );
+    let (code, _, err) = contactlab(&["bench-pile", "--sleep-speed", "0"], None);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--sleep-speed") && err.contains("[1e-9, 10]"),
+        "{err}"
+    );
+}
+
 /// `solver-compare` records a pile's large-island problems and solves each again under
 /// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
 /// must converge again from its recorded warm start, with plain Newton and with the
