@@ -6,6 +6,10 @@
 // Usage: node tools/bench-pile.mjs [--n 10,100,1000] [--steps 1000] [--budget SECONDS]
 //                                  [--steppers nsga,moreau-jean] [--repeat 5] [--resistance]
 //
+// Each size runs Rapier with sleeping off and on, contactlab under each stepper, and the
+// first stepper with sleeping on twice: with contactlab's own thresholds (1 mm/s for 0.5 s,
+// which a body rolling on the floor never meets) and with Rapier's.
+//
 // Short runs (under 2 s in all) are repeated up to --repeat times from the same initial
 // state, and the median ms/step is reported, natively alike: a pile of 10 takes a fraction
 // of a second and this machine's clock varies by 1.5x from run to run.
@@ -61,10 +65,22 @@ function repeated(run) {
   return first;
 }
 
+// Rapier's sleeping thresholds (0.4 m/s and 0.5 rad/s, for 2 s) as contactlab's one speed
+// |v| + |ω| r with r = 5 cm, 0.4 + 0.5 · 0.05 = 0.425 m/s: a row with them compares sleeping
+// on like for like.
+const RAPIER_SLEEP = { speed: 0.425, time: 2 };
+
+// `sleep`: false, true (contactlab's thresholds) or {speed, time}.
 function runContactlab(preset, n, stepper, sleep = false, count = steps) {
   const params = { N: n, sleep: sleep ? 1 : 0 };
   if (resistance) Object.assign(params, { rho: 1e-3, gamma: 1e-3 });
-  const sim = Simulation.preset(preset, params);
+  let sim = Simulation.preset(preset, params);
+  if (typeof sleep === "object") {
+    const scene = JSON.parse(sim.sceneJson());
+    Object.assign(scene.stepper, { sleep: true, sleep_speed: sleep.speed, sleep_time: sleep.time });
+    sim.free();
+    sim = Simulation.fromScene(JSON.stringify(scene));
+  }
   sim.setStepper(stepper);
   let done = 0, elapsed = 0;
   while (done < count && elapsed < budget * 1000) {
@@ -74,7 +90,8 @@ function runContactlab(preset, n, stepper, sleep = false, count = steps) {
   }
   const state = sim.pileState();
   const row = {
-    engine: `contactlab wasm ${stepper} sleeping ${sleep ? "on" : "off"}`, preset, n, steps: done, ms: elapsed / done,
+    engine: `contactlab wasm ${stepper} sleeping ${typeof sleep === "object" ? `on, below ${sleep.speed} m/s for ${sleep.time} s (Rapier's)` : sleep ? "on" : "off"}`,
+    preset, n, steps: done, ms: elapsed / done,
     penetration: Math.max(0, -sim.deepestGap), speed: state.maxSpeed, escaped: state.escaped,
     note: `${sim.unconvergedSteps} unconverged steps`,
   };
@@ -203,6 +220,7 @@ for (const [preset, dim] of [["pile", 3], ["pile-2d", 2]]) {
     const rows = [repeated(() => runRapier(dim, n, false)), repeated(() => runRapier(dim, n, true))];
     for (const s of steppers) rows.push({ ...repeated(() => runContactlab(preset, n, s)), nativeMs: nativeMs.get(`${preset} ${n} ${s}`) });
     rows.push(repeated(() => runContactlab(preset, n, steppers[0], true)));
+    rows.push(repeated(() => runContactlab(preset, n, steppers[0], RAPIER_SLEEP)));
     const reference = rows[0].ms;
     for (const r of rows) {
       const ratio = r.nativeMs ? (r.ms / r.nativeMs).toFixed(2) : "";
