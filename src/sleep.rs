@@ -5,14 +5,14 @@
 //! `stepper.sleep_speed`); a body below it for a time ([`SLEEP_TIME`], `stepper.sleep_time`)
 //! is at rest. (Rapier's defaults are far looser, 0.4 m/s and 0.5 rad/s for 2 s: a sphere
 //! rolling at 5 mm/s on the floor of a pile sleeps there and stops, where here it rolls on,
-//! as the laws say it should, unless the scene asks for a looser threshold.) The bodies linked by contacts (within the margin) form islands, and an
-//! island whose bodies are all at rest falls asleep together: velocities set to zero,
-//! no forces, positions held bit for bit, no contact looked for between two sleeping (or
-//! fixed) bodies, and the stepper's own state for them cleared ([`Stepper::freeze`]; it is
-//! told when they wake, [`Stepper::wake`]). Before
-//! every step, a sleeping island within the margin of an awake moving body wakes whole; a
-//! sleeping body that was given a velocity anyway (a contact found only at a stepper's
-//! predicted positions) wakes after the step. Everything is decided in body order from the
+//! as the laws say it should, unless the scene asks for a looser threshold.) The bodies
+//! linked by contacts (within the margin) form islands, and an island whose bodies are all
+//! at rest falls asleep together: velocities set to zero, no forces, positions held bit for
+//! bit, no contact looked for between two sleeping (or fixed) bodies, and the stepper's own
+//! state for them cleared ([`Stepper::freeze`]; it is told when they wake,
+//! [`Stepper::wake`]). Before every step, a sleeping island within the margin of an awake
+//! moving body wakes whole; a sleeping body that was given a velocity anyway (a contact
+//! found only at a stepper's predicted positions) wakes after the step. Everything is decided in body order from the
 //! state alone, so a run with sleeping is as deterministic as one without; a scene with
 //! applied loads or pushes never sleeps.
 //!
