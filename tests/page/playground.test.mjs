@@ -135,6 +135,7 @@ test("a penalty pile past 128 coordinates says its modes are not computed live, 
   assert.equal(await page.locator("#gauge").isHidden(), true);
   assert.equal(await page.evaluate(() => window.contactlab.plots.frequency.data[0].length), 0);
   assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/penalty-pile-30.png`, fullPage: true });
   await page.close();
 });
 

@@ -56,24 +56,20 @@ export function explicitInstability(sim) {
  */
 export function renderModes(sim) {
   // Contact modes are those of the penalty springs: rigid steppers have no contact stiffness,
-  // so neither gauge nor frequencies apply to them.
+  // so neither gauge nor frequencies apply to them. The analysis is dense (an eigenproblem
+  // over the compressed contacts, a pseudo-inverse over every coordinate): a system too large
+  // for it (`modesLive` false) would stall the page every frame, so it is not shown either.
   const penalty = sim.stepper.startsWith("penalty");
   for (const id of ["gauge", "modes", "figure-frequency"]) {
     const element = document.getElementById(id);
-    if (element) element.hidden = !penalty;
+    if (element) element.hidden = !(penalty && sim.modesLive);
   }
   if (!penalty) {
     document.getElementById("modes-note").textContent =
       `Rigid contacts under ${sim.stepper}: no contact stiffness, so no contact modes and no stability limit on h from them. Choose penalty-explicit or penalty-implicit to see them.`;
     return { warning: null };
   }
-  // The analysis is dense (an eigenproblem over the compressed contacts, a pseudo-inverse over
-  // every coordinate): a large system would stall the page every frame.
   if (!sim.modesLive) {
-    for (const id of ["gauge", "modes", "figure-frequency"]) {
-      const element = document.getElementById(id);
-      if (element) element.hidden = true;
-    }
     document.getElementById("modes-note").textContent =
       "More than 128 coordinates: the coupled contact modes (a dense eigenproblem) are not computed live, and no stability limit on h is checked here. sim.modes() gives them when asked.";
     return { warning: null };
