@@ -15,6 +15,8 @@ mod mixed_lcp;
 pub mod moreau_jean;
 pub mod nsga;
 pub mod penalty;
+mod penalty_implicit;
+mod penalty_rigid;
 mod smooth_contacts;
 mod smooth_joints;
 mod warm_start;
@@ -333,8 +335,10 @@ pub trait Stepper: Send {
     ) -> Result<Stepped>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
-    /// True when the stepper solves every island through [`crate::laws::assembly`], whose
-    /// large islands never form W (so the island-size limit does not apply to it).
+    /// True when the stepper never forms a dense matrix over a large island: it solves every
+    /// island through [`crate::laws::assembly`], whose large islands never form W, or (the
+    /// penalty steppers) in closed form or by matrix-free conjugate gradients. The
+    /// island-size limit does not apply to it.
     fn solves_large_islands(&self) -> bool {
         false
     }

@@ -1,5 +1,6 @@
-//! Dense linear-algebra helpers for solvers that keep their work buffers from one problem to the next (the small islands' Newton, Lemke).
+//! Linear-algebra helpers: dense ones for solvers that keep their work buffers from one problem to the next (the small islands' Newton, Lemke), and conjugate gradients for large sparse systems given by their products.
 
 pub(crate) mod buffers;
+pub(crate) mod conjugate_gradient;
 pub(crate) mod float;
 pub(crate) mod reusable_lu;

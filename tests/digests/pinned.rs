@@ -8,7 +8,7 @@
 const PINNED_DIGESTS: [(&str, &str, u32, &str); 10] = [
     ("block-pull", "", 500, "600d32f7e1075277"),
     ("bouncing-ball", "", 3000, "51d6228a6cc28b42"),
-    ("penalty-block", "penalty-implicit", 2000, "082f84f67d2d75b5"),
+    ("penalty-block", "penalty-implicit", 2000, "8f1d8d6c83d751cd"),
     ("rocking-bar", "", 1000, "abba67c3f9546658"),
     ("disk-over-disk", "moreau-jean", 800, "040c3b1742e99e9e"),
     ("stacked-boxes", "nsga", 300, "569e9ab34fe579ff"),
