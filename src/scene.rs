@@ -91,7 +91,7 @@ pub mod limits {
     pub const CONTACTS: usize = 100_000;
     /// Most contacts in one island (contacts linked through shared moving bodies) for the
     /// steppers that solve an island with dense algebra (acceleration, penalty); a step
-    /// beyond it is refused. NSGA and Moreau–Jean solve larger islands block-sparsely, the penalty steppers in closed form or by conjugate gradients.
+    /// beyond it is refused. NSGA and Moreau–Jean solve larger islands block-sparsely.
     pub const ISLAND_CONTACTS: usize = 1024;
     /// Most loads in a scene.
     pub const LOADS: usize = 256;

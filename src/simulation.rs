@@ -399,7 +399,7 @@ impl Simulation {
             }
             if island > limits::ISLAND_CONTACTS && !self.stepper.solves_large_islands() {
                 return Err(Error::Solver(format!(
-                    "{island} contacts within the contact margin ({} m) form one island; at most {} are solved together by this stepper (nsga, moreau-jean and the penalty steppers solve larger islands): lower contact_margin, spread the bodies or change the stepper",
+                    "{island} contacts within the contact margin ({} m) form one island; at most {} are solved together by this stepper (nsga and moreau-jean solve larger islands block-sparsely): lower contact_margin, spread the bodies or change the stepper",
                     fmt_number(self.settings.margin),
                     limits::ISLAND_CONTACTS
                 )));

@@ -335,10 +335,8 @@ pub trait Stepper: Send {
     ) -> Result<Stepped>;
     /// Forgets warm starts and active sets (after a reset or a scene change).
     fn reset(&mut self) {}
-    /// True when the stepper never forms a dense matrix over a large island: it solves every
-    /// island through [`crate::laws::assembly`], whose large islands never form W, or (the
-    /// penalty steppers) in closed form or by matrix-free conjugate gradients. The
-    /// island-size limit does not apply to it.
+    /// True when the stepper solves every island through [`crate::laws::assembly`], whose
+    /// large islands never form W (so the island-size limit does not apply to it).
     fn solves_large_islands(&self) -> bool {
         false
     }

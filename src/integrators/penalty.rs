@@ -131,13 +131,6 @@ impl Stepper for PenaltyStepper {
         }
     }
 
-    fn solves_large_islands(&self) -> bool {
-        // Explicit: each contact's force in closed form. Implicit: conjugate gradients on
-        // M + Σ w JᵀJ (rigid bodies), Woodbury over the loaded rows (a beam's few contacts).
-        // Joints go through the laws' block-sparse assembly.
-        true
-    }
-
     fn step(
         &mut self,
         system: &mut System,
