@@ -95,6 +95,24 @@ mod tests {
         })
     }
 
+    /// CG on a dense matrix without preconditioner.
+    fn plain(
+        a: &DMatrix<f64>,
+        b: &DVector<f64>,
+        x: &mut DVector<f64>,
+        tolerance: f64,
+        cap: usize,
+    ) -> CgOutcome {
+        solve(
+            |p, out| out.copy_from(&(a * p)),
+            |r, out| out.copy_from(r),
+            b,
+            x,
+            tolerance,
+            cap,
+        )
+    }
+
     #[test]
     fn solves_a_spd_system_to_its_tolerance_within_n_iterations() {
         let n = 40;
@@ -102,14 +120,7 @@ mod tests {
         let b = DVector::from_fn(n, |i, _| ((i * 7) % 5) as f64 - 2.0);
         let exact = a.clone().cholesky().unwrap().solve(&b);
         let mut x = DVector::zeros(n);
-        let outcome = solve(
-            |p, out| out.copy_from(&(&a * p)),
-            |r, out| out.copy_from(r),
-            &b,
-            &mut x,
-            1e-13,
-            10 * n,
-        );
+        let outcome = plain(&a, &b, &mut x, 1e-13, 10 * n);
         assert!(outcome.converged);
         // In exact arithmetic CG ends in at most n steps.
         assert!(outcome.iterations <= n, "{} iterations", outcome.iterations);
@@ -141,14 +152,7 @@ mod tests {
         let a = laplacian(n, 0.0);
         let b = DVector::from_element(n, 1.0);
         let mut x = DVector::zeros(n);
-        let outcome = solve(
-            |p, out| out.copy_from(&(&a * p)),
-            |r, out| out.copy_from(r),
-            &b,
-            &mut x,
-            1e-12,
-            3,
-        );
+        let outcome = plain(&a, &b, &mut x, 1e-12, 3);
         assert!(!outcome.converged);
         assert_eq!(outcome.iterations, 3);
         assert!(outcome.relative_residual > 1e-12);
@@ -158,14 +162,7 @@ mod tests {
     fn a_zero_right_side_gives_zero() {
         let a = laplacian(5, 1.0);
         let mut x = DVector::from_element(5, 3.0);
-        let outcome = solve(
-            |p, out| out.copy_from(&(&a * p)),
-            |r, out| out.copy_from(r),
-            &DVector::zeros(5),
-            &mut x,
-            1e-12,
-            10,
-        );
+        let outcome = plain(&a, &DVector::zeros(5), &mut x, 1e-12, 10);
         assert!(outcome.converged);
         assert_eq!(x, DVector::zeros(5));
     }
