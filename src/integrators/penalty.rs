@@ -15,7 +15,8 @@
 //! ω_max² is the largest eigenvalue of K^½ J M⁻¹ Jᵀ K^½ (seed 003).
 //!
 //! *Implicit* (backward Euler on the linearised gap d(q⁺) ≈ d + h J_N v⁺, the friction's drag
-//! at the end of the step as well; `penalty_implicit.rs`):
+//! at the end of the step as well; rigid bodies in `penalty_rigid.rs`, a flexible body in
+//! `penalty_implicit.rs`):
 //!
 //! ```text
 //!     M (v⁺ − v) = h f + h Σᵢ J_iᵀ Nᵢ(v⁺),     Nᵢ(v⁺) = max(0, −k dᵢ − (k h + c) J_i v⁺)
@@ -25,10 +26,13 @@
 //! so a contact that closes during the step is loaded in that step (the law acts on the
 //! end-of-step gap, not on the gap at its start: otherwise a fast body sinks up to v h into
 //! the surface before any force acts, and leaves with the energy of that free overlap).
-//! It is a piecewise-linear system solved by Newton's method on the set of loaded contacts
-//! (each iteration solves (M + h(kh + c) Σ_loaded J_iᵀJ_i) v⁺ = M v + h f − h k Σ_loaded J_iᵀ dᵢ,
-//! then re-evaluates which contacts are loaded). It is stable for every h but damps the
-//! contact oscillation numerically. A flexible body's elastic and damping forces are taken
+//! Without friction it is a piecewise-linear system in v⁺ on the set of loaded contacts,
+//! (M + h(kh + c) Σ_loaded J_iᵀJ_i) v⁺ = M v + h f − h k Σ_loaded J_iᵀ dᵢ. For rigid bodies
+//! the step, friction included, is the minimiser of a convex potential, found by Newton with
+//! a line search and conjugate gradients (there a contact open at the start of the step
+//! pushes once −k d⁺ − c ḋ⁺ > 0, which without damping is d⁺ < 0); with a beam, Newton over
+//! the loaded set and Woodbury solves. It is stable for every h but damps the contact
+//! oscillation numerically. A flexible body's elastic and damping forces are taken
 //! at the end of the step as well, linearised with its tangent (linearly implicit Euler), so
 //! a beam sets no step limit and rests at its exact static equilibrium.
 //!
@@ -43,8 +47,8 @@
 //! explicit scheme takes it from the start-of-step slip u_T, stable for h < 2 m_eff v_ε/(μN),
 //! m_eff the effective mass of the slip ((2/7) m for a sphere rolling on a plane:
 //! h < (4/7) v_ε/(μg) under its weight). The implicit scheme takes the drag at the end of the
-//! step (F_T = −ηN u_T⁺, η = μ / max(‖u_T⁺‖, ‖u_T‖, v_ε)), which only dissipates, whatever h
-//! and N. Rolling and spinning resistance are not modelled by the penalty steppers.
+//! step, F_T = −μN u_T⁺ / max(‖u_T⁺‖, v_ε) for rigid bodies (with a beam, the start-of-step
+//! slip also in the max), which only dissipates, whatever h and N. Rolling and spinning resistance are not modelled by the penalty steppers.
 //!
 //! *Joints* are not compliant: as under Moreau–Jean, the step's velocities are held to
 //! ġ(v⁺) = 0 by the laws' bilateral impulses (the joints' reactions), and after the step

@@ -10,7 +10,7 @@
 //! (each iteration one linear solve, without friction). On that set a fixed-point iteration
 //! settles N and η together; at the answer ‖F_T‖ = η N ‖u_T⁺‖ ≤ μN and F_T · u_T⁺ ≤ 0. A beam's
 //! structure has few contacts, so the fixed point's linear rate costs little here; rigid
-//! bodies, in piles of thousands, take `penalty_rigid.rs`'s Newton on a convex potential.
+//! bodies, in piles, take `penalty_rigid.rs`'s Newton on a convex potential.
 //! This file also holds what both paths share: the law's force and the step's answer.
 
 use nalgebra::{DMatrix, DVector};

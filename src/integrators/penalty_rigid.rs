@@ -1,4 +1,4 @@
-//! The implicit penalty step of rigid bodies at any size: the minimiser of a strictly convex potential, found by Newton with a line search, each linear system solved by conjugate gradients on M + Σ w JᵀJ without forming it.
+//! The implicit penalty step of rigid bodies: the minimiser of a strictly convex potential, found by Newton with a line search, each linear system solved by conjugate gradients on M + Σ w JᵀJ without forming it.
 //!
 //! *The step as a minimisation.* Backward Euler on the linearised gap, d⁺ = d + h J_N v⁺:
 //!
