@@ -21,6 +21,13 @@ fn a_pile_under_implicit_penalty_only_loses_energy() {
     for step in 0..sim.steps_for(2.0) {
         let report = sim.step().unwrap();
         assert!(report.converged, "step {step} did not converge");
+        // The residual reported is the step's own: ‖∇Φ‖ to 1e-12 of its forces, N̂ = N to
+        // 1e-10 (the rounds' stopping rules).
+        assert!(
+            report.residual <= 1e-10,
+            "step {step}: residual {}",
+            report.residual
+        );
         let energy = sim.energy();
         assert!(
             energy <= previous + 1e-9 * start,

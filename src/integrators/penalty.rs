@@ -182,7 +182,7 @@ impl Stepper for PenaltyStepper {
                 report.record_solve(
                     super::StepSolver::Newton,
                     solved.iterations,
-                    0.0,
+                    solved.residual,
                     solved.converged,
                 );
                 frictions = Some(solved.frictions);

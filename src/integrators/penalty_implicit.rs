@@ -42,6 +42,10 @@ pub(super) struct ImplicitStep {
     pub frictions: Vec<Vec<f64>>,
     /// Newton iterations and friction rounds.
     pub iterations: usize,
+    /// How far the answer is from the step's equations, relative: ‖∇Φ‖ over the step's
+    /// forces or N̂'s mismatch with N, whichever is larger (rigid bodies); the last friction
+    /// round's largest relative change of N or η (with a beam); 0 without friction there.
+    pub residual: f64,
     /// The loaded set held, the forces settled, and no loaded contact pulls.
     pub converged: bool,
 }
@@ -213,6 +217,7 @@ fn settle_flexible(
     let mut eta = drag(v0);
     let mut settled = material.friction == 0.0;
     let mut rounds = 0;
+    let mut residual: f64 = 0.0;
     while !settled && rounds < NEWTON_ITERATIONS {
         rounds += 1;
         let drag_force: Vec<f64> = n
@@ -222,6 +227,13 @@ fn settle_flexible(
             .collect();
         v = solve_with(&on, &drag_force)?;
         let (next_n, next_eta) = (spring(&v), drag(&v));
+        let change = |a: &f64, b: &f64| (a - b).abs() / (1.0 + a.abs());
+        residual = next_n
+            .iter()
+            .zip(&n)
+            .map(|(a, b)| change(a, b))
+            .chain(next_eta.iter().zip(&eta).map(|(a, b)| change(a, b)))
+            .fold(0.0, f64::max);
         let close = |a: &f64, b: &f64| (a - b).abs() <= 1e-9 * (1.0 + a.abs());
         settled = next_n.iter().zip(&n).all(|(a, b)| close(a, b))
             && next_eta.iter().zip(&eta).all(|(a, b)| close(a, b));
@@ -247,6 +259,7 @@ fn settle_flexible(
         normals,
         frictions,
         iterations: iterations + rounds,
+        residual,
         converged,
     })
 }

@@ -198,8 +198,8 @@ impl Potential<'_> {
     }
 
     /// Newton with backtracking from `v`: whether ‖∇Φ‖ reached the tolerance times `scale`,
-    /// and the Newton iterations taken.
-    fn minimise(&self, v: &mut DVector<f64>, scale: f64) -> (bool, usize) {
+    /// the Newton iterations taken, and ‖∇Φ‖ / `scale` at the end.
+    fn minimise(&self, v: &mut DVector<f64>, scale: f64) -> (bool, usize, f64) {
         let mut grad = DVector::zeros(v.len());
         let mut trial_grad = DVector::zeros(v.len());
         let mut phi = self.evaluate(v, &mut grad);
@@ -207,10 +207,10 @@ impl Potential<'_> {
         loop {
             let residual = self.norm(&grad);
             if residual <= TOLERANCE * scale {
-                return (true, iterations);
+                return (true, iterations, residual / scale);
             }
             if iterations == NEWTON_ITERATIONS {
-                return (false, iterations);
+                return (false, iterations, residual / scale);
             }
             iterations += 1;
             let pieces = self.curvature(v);
@@ -280,7 +280,7 @@ pub(super) fn rigid_step(
     // answer until it is the answer's N (so ‖F_T‖ ≤ μN holds for the N reported). The map
     // N̂ ↦ N converges linearly (ratios 0.4 to 0.8 a round in the pile of 30); Anderson
     // mixing of depth one (a secant step on the last two rounds) speeds it up, clamped at 0.
-    let (mut converged, mut iterations) = potential.minimise(&mut v, scale);
+    let (mut converged, mut iterations, mut residual) = potential.minimise(&mut v, scale);
     if material.friction > 0.0 {
         let mut n_hat = potential.normals(&v);
         let mut last: Option<(Vec<f64>, Vec<f64>)> = None;
@@ -289,14 +289,17 @@ pub(super) fn rigid_step(
         while !settled && rounds < NORMAL_ROUNDS {
             rounds += 1;
             potential.drag = n_hat.iter().map(|n| h * material.friction * n).collect();
-            let (ok, taken) = potential.minimise(&mut v, scale);
+            let (ok, taken, gradient) = potential.minimise(&mut v, scale);
             converged &= ok;
             iterations += taken;
             let n = potential.normals(&v);
-            settled = n
+            let mismatch = n
                 .iter()
                 .zip(&n_hat)
-                .all(|(n, n_hat)| (n - n_hat).abs() <= NORMAL_TOLERANCE * (1.0 + n.abs()));
+                .map(|(n, n_hat)| (n - n_hat).abs() / (1.0 + n.abs()))
+                .fold(0.0, f64::max);
+            settled = mismatch <= NORMAL_TOLERANCE;
+            residual = gradient.max(mismatch);
             let mut next = n.clone();
             if let Some((last_hat, last_n)) = &last {
                 // Residuals r = N − N̂ of this round and the last; γ minimises ‖r − γ Δr‖.
@@ -335,6 +338,7 @@ pub(super) fn rigid_step(
         normals,
         frictions,
         iterations,
+        residual,
         converged,
     })
 }
