@@ -87,7 +87,7 @@ impl PenaltyStepper {
 
 /// The regularised Coulomb friction of a contact carrying `normal` at velocities `v`: the
 /// force along each of its tangents, N (zero when μ or N is zero).
-fn regularised_friction(
+pub(super) fn regularised_friction(
     contact: &Contact,
     v: &DVector<f64>,
     normal: f64,

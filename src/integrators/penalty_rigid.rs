@@ -50,6 +50,7 @@
 
 use nalgebra::DVector;
 
+use super::penalty::regularised_friction;
 use super::penalty_implicit::ImplicitStep;
 use crate::contact::{Contact, ContactMaterial};
 use crate::error::Result;
@@ -322,15 +323,23 @@ pub(super) fn rigid_step(
         converged &= settled;
     }
     let normals = potential.normals(&v);
+    // F_T = −μ N̂ ψ'(u_T⁺) with the N̂ the last minimisation applied (drag = h μ N̂).
     let frictions = contacts
         .iter()
         .zip(&potential.drag)
         .map(|(ct, &drag)| {
-            let u = slip(ct, &v);
-            let speed = (u[0] * u[0] + u[1] * u[1]).sqrt();
-            // F_T = −μ N̂ ψ'(u) (drag = h μ N̂).
-            let scale = -drag / h / speed.max(material.slip_regularization);
-            (0..ct.tangent_rows.len()).map(|i| scale * u[i]).collect()
+            let n_hat = if drag > 0.0 {
+                drag / (h * material.friction)
+            } else {
+                0.0
+            };
+            regularised_friction(
+                ct,
+                &v,
+                n_hat,
+                material.friction,
+                material.slip_regularization,
+            )
         })
         .collect();
     Ok(ImplicitStep {
