@@ -20,9 +20,11 @@
 //! J_NᵀJ_N + h μ Σ N̂ J_Tᵀ ψ'' J_T, ψ'' = I/v_ε while sticking and (I − û ûᵀ)/‖u‖ while
 //! sliding, is symmetric positive definite) converges from anywhere, and finds which
 //! contacts are loaded as it goes. It runs first without friction (N̂ = 0); then with it,
-//! N̂ each time the last answer's N, until N̂ = N (to 1e-11): Coulomb's bound ‖F_T‖ ≤ μN
+//! N̂ each time the last answer's N, until N̂ = N (to 1e-10): Coulomb's bound ‖F_T‖ ≤ μN
 //! holds for the force the step applies and reports. (One contact's friction can load
-//! another: a box's two corners, a sphere in a corner.)
+//! another: a box's two corners, a sphere in a corner.) Where the rounds do not settle (a
+//! wedge whose contacts load each other by more than their own load), the step says so and
+//! cuts its friction to the cone (see the end of [`rigid_step`]).
 //!
 //! For a contact closed at the start of the step (d < 0) the law is the penalty law exactly.
 //! One open at the start (0 ≤ d, within the detection margin) starts pushing when
@@ -285,6 +287,8 @@ pub(super) fn rigid_step(
     if material.friction > 0.0 {
         let mut n_hat = potential.normals(&v);
         let mut last: Option<(Vec<f64>, Vec<f64>)> = None;
+        // The round whose N̂ came closest to its N: (mismatch, its answer, its drag).
+        let mut best: Option<(f64, DVector<f64>, Vec<f64>)> = None;
         let mut settled = false;
         let mut rounds = 0;
         while !settled && rounds < NORMAL_ROUNDS {
@@ -300,7 +304,10 @@ pub(super) fn rigid_step(
                 .map(|(n, n_hat)| (n - n_hat).abs() / (1.0 + n.abs()))
                 .fold(0.0, f64::max);
             settled = mismatch <= NORMAL_TOLERANCE;
-            residual = gradient.max(mismatch);
+            if best.as_ref().is_none_or(|(m, ..)| mismatch < *m) {
+                residual = gradient.max(mismatch);
+                best = Some((mismatch, v.clone(), potential.drag.clone()));
+            }
             let mut next = n.clone();
             if let Some((last_hat, last_n)) = &last {
                 // Residuals r = N − N̂ of this round and the last; γ minimises ‖r − γ Δr‖.
@@ -321,27 +328,58 @@ pub(super) fn rigid_step(
             last = Some((std::mem::replace(&mut n_hat, next), n));
         }
         converged &= settled;
+        if let Some((_, best_v, best_drag)) = best {
+            v = best_v;
+            potential.drag = best_drag;
+        }
     }
     let normals = potential.normals(&v);
-    // F_T = −μ N̂ ψ'(u_T⁺) with the N̂ the last minimisation applied (drag = h μ N̂).
-    let frictions = contacts
+    // F_T = −μ N̂ ψ'(u_T⁺), with the N̂ of the minimisation kept (drag = h μ N̂). Where the
+    // rounds settled, N̂ = N to 1e-10 (relative, plus 1e-10 N). Where they did not (a wedge at
+    // large μ and h ω, whose loads cycle from round to round), N̂ may exceed N, and with it
+    // the friction μN. It is then cut to the cone, F_T = −μ N ψ'(u_T⁺), and the velocities
+    // take the momentum of the cut, h M⁻¹ J_Tᵀ ΔF_T: the step's forces keep their laws and its
+    // momentum balance, and what is left over, the penalty law's N at the new velocities
+    // against the N applied, is the reported residual.
+    let mut cut = DVector::zeros(v.len());
+    let frictions: Vec<Vec<f64>> = contacts
         .iter()
         .zip(&potential.drag)
-        .map(|(ct, &drag)| {
+        .zip(&normals)
+        .map(|((ct, &drag), &n)| {
             let n_hat = if drag > 0.0 {
                 drag / (h * material.friction)
             } else {
                 0.0
             };
-            regularised_friction(
+            let applied = regularised_friction(
                 ct,
                 &v,
                 n_hat,
                 material.friction,
                 material.slip_regularization,
-            )
+            );
+            if n_hat <= n || (n_hat - n) <= NORMAL_TOLERANCE * (1.0 + n) {
+                return applied;
+            }
+            let kept =
+                regularised_friction(ct, &v, n, material.friction, material.slip_regularization);
+            for ((row, a), k) in ct.tangent_rows.iter().zip(&applied).zip(&kept) {
+                row.add_transpose_to(h * (k - a), &mut cut);
+            }
+            kept
         })
         .collect();
+    if cut.iter().any(|x| *x != 0.0) {
+        v += system.mass().apply_inverse(&cut);
+        let after = potential.normals(&v);
+        let drift = normals
+            .iter()
+            .zip(&after)
+            .map(|(n, a)| (n - a).abs() / (1.0 + n.abs()))
+            .fold(0.0, f64::max);
+        residual = residual.max(drift);
+    }
     Ok(ImplicitStep {
         v,
         normals,
