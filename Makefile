@@ -16,7 +16,7 @@ WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
 .PHONY: npm package-check test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
-	setup-native setup-web setup-browser setup-fuzz fuzz soak bench-pile
+	setup-native setup-web setup-browser setup-fuzz fuzz properties soak bench-pile
 
 ## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
 test: test-native test-wasm test-page
@@ -106,6 +106,11 @@ fuzz: setup-fuzz
 		$(CARGO) +nightly fuzz run $$t target/fuzz-corpus/$$t fuzz/corpus/$$t -- \
 			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=20 || exit 1; \
 	done
+
+## make properties — the property tests with PROPTEST_CASES (default 5000) random scenes each.
+PROPTEST_CASES ?= 5000
+properties: setup-native
+	PROPTEST_CASES=$(PROPTEST_CASES) $(CARGO) test --release --locked --test properties
 
 ## make soak — 10⁶ steps of every preset under every stepper it accepts (SOAK_STEPS=… to change).
 SOAK_STEPS ?= 1000000

@@ -170,7 +170,11 @@ fn check_run(scene: &Value, steps: usize) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    // 128 cases a run; `PROPTEST_CASES=5000 make properties` for a longer search.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(128),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_planar_scenes_stay_finite_and_inside_their_laws(scene in planar_scene()) {
