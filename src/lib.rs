@@ -22,6 +22,7 @@
 pub mod contact;
 pub mod error;
 pub mod events;
+pub mod frequency_bound;
 pub mod geometry;
 pub mod laws;
 pub mod lcp;

@@ -496,6 +496,7 @@ fn modes(args: &[String]) -> Result<String, Failure> {
     out["h_limit"] = h_limit.into();
     out["h"] = sim.time_step().into();
     out["h_omega_max"] = (sim.time_step() * omega_max).into();
+    out["h_omega_bound"] = (sim.time_step() * sim.omega_max_bound()).into();
     out["stepper"] = sim.stepper_name().into();
     out["stability"] = contactlab::modes::stability_note(sim.stepper_name()).into();
     if let Some(duration) = o.measure {

@@ -677,6 +677,7 @@ impl Simulation {
             contacts,
             joints,
             modes: None,
+            h_omega_bound: None,
             energy: self.energy(),
             iterations: self.last.iterations,
             residual: self.last.residual,
@@ -692,11 +693,17 @@ impl Simulation {
     }
 
     /// The sample with the modal analysis of the compressed contacts (an eigen-decomposition:
-    /// ask for it when it is shown, not for every recorded step); without it for a system
-    /// too large to sample its modes ([`Self::modes_sampled`]).
+    /// ask for it when it is shown, not for every recorded step); for a system too large to
+    /// sample its modes ([`Self::modes_sampled`]), under a penalty stepper, the bound on
+    /// h·ω_max instead.
     pub fn sample_with_modes(&self) -> Sample {
         if !self.modes_sampled() {
-            return self.sample();
+            // A penalty stepper's large system carries the cheap bound on h·ω_max instead.
+            let penalty = self.stepper_name().starts_with("penalty");
+            return Sample {
+                h_omega_bound: penalty.then(|| self.dt * self.omega_max_bound()),
+                ..self.sample()
+            };
         }
         let (analysis, modal_energy) = self.modes_with_energy();
         Sample {
@@ -833,6 +840,28 @@ impl Simulation {
             m.stiffness,
             m.damping,
         )
+    }
+
+    /// An upper bound on ω_max of the compressed contacts now (with the beams' own), rad/s,
+    /// at any size and in O(contacts) ([`crate::frequency_bound`]): what a system too large
+    /// for its modes ([`Self::modes_sampled`]) is checked against; 0 with nothing compressed.
+    pub fn omega_max_bound(&self) -> f64 {
+        let contacts = self.compressed_contacts();
+        let refs: Vec<&Contact> = contacts.iter().collect();
+        let k = vec![self.settings.material.stiffness; refs.len()];
+        crate::frequency_bound::omega_max_bound(&self.system, &refs, &k)
+    }
+
+    /// A step the current stepper is sure to be stable at for the compressed contacts now:
+    /// the limit of a mode at [`Self::omega_max_bound`] (the limit falls as ω grows, so it is
+    /// below every mode's), s; None when the stepper has no such limit or nothing oscillates.
+    pub fn time_step_limit_bound(&self) -> Option<f64> {
+        let bound = self.omega_max_bound();
+        if bound == 0.0 {
+            return None;
+        }
+        let m = &self.settings.material;
+        modes::time_step_limit(self.stepper_name(), &[bound], m.stiffness, m.damping)
     }
 
     /// The modes with the energy in each, J.

@@ -74,6 +74,10 @@ pub struct Sample {
     /// leaves them out).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub modes: Option<SampleModes>,
+    /// For a penalty stepper on a system too large for its modes: an upper bound on h·ω_max
+    /// (Gershgorin's, `frequency_bound.rs`), against the central-difference limit 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub h_omega_bound: Option<f64>,
     /// Solver iterations in the step.
     pub iterations: usize,
     /// Largest relative (scale-free) residual of the step's solves.

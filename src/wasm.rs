@@ -836,6 +836,20 @@ impl Simulation {
         self.inner.time_step_limit()
     }
 
+    /// An upper bound on h·ω_max of the compressed contacts now, at any size and in
+    /// O(contacts) (Gershgorin's; what a system without live modes is checked against).
+    #[wasm_bindgen(getter, js_name = hOmegaBound)]
+    pub fn h_omega_bound(&self) -> f64 {
+        self.inner.time_step() * self.inner.omega_max_bound()
+    }
+
+    /// A step the current stepper is sure to be stable at by that bound, s (undefined: the
+    /// stepper has no such limit, or nothing is compressed).
+    #[wasm_bindgen(getter, js_name = timeStepLimitBound)]
+    pub fn time_step_limit_bound(&self) -> Option<f64> {
+        self.inner.time_step_limit_bound()
+    }
+
     /// The full modal analysis now: `{omega, decoupledOmega, zeroModes, freeMotions,
     /// modeShapes, generalizedShapes, omegaMaxBound, modalEnergy, contacts, stability}`.
     pub fn modes(&self) -> JsValue {

@@ -245,9 +245,9 @@ fn the_theory_panels_stability_limit_is_computed_not_the_step() {
 
 /// Modes are sampled (every JSON line, every frame on the page) only for systems of at most
 /// 128 coordinates: the analysis is dense. A penalty pile of 30 spheres (180 coordinates)
-/// samples none, yet gives its modes when asked; its spheres resting on the floor alone have
-/// the decoupled frequency √(k/m) (the normal row through the centre: A_ii = 1/m). The
-/// rocking bar (3 coordinates) samples its coupled heave √(2k/m).
+/// samples none (but a bound on h·ω_max), yet gives its modes when asked; its spheres resting
+/// on the floor alone have the decoupled frequency √(k/m) (the normal row through the
+/// centre: A_ii = 1/m). The rocking bar (3 coordinates) samples its coupled heave √(2k/m).
 #[test]
 fn a_system_past_128_coordinates_samples_no_modes_but_gives_them_when_asked() {
     let mut pile = Simulation::from_preset("pile", &[("N".to_string(), 30.0)]).unwrap();
@@ -275,6 +275,39 @@ fn a_system_past_128_coordinates_samples_no_modes_but_gives_them_when_asked() {
         "{floor_contacts} contacts at √(k/m) = {on_floor} rad/s: {:?}",
         modes.decoupled_omega
     );
+    // Instead it samples Gershgorin's bound on h·ω_max (`frequency_bound.rs`): above every
+    // coupled mode, and so above every contact's own √(kᵢAᵢᵢ) (a Rayleigh quotient).
+    let h = pile.time_step();
+    let bound = pile
+        .sample_with_modes()
+        .h_omega_bound
+        .expect("a penalty stepper's large system samples the bound");
+    let largest_decoupled = modes.decoupled_omega.iter().fold(0.0f64, |a, &b| a.max(b));
+    assert!(
+        bound >= h * modes.omega_max(),
+        "{bound} < h ω_max = {}",
+        h * modes.omega_max()
+    );
+    assert!(bound >= h * largest_decoupled);
+    assert_eq!(
+        pile.time_step_limit_bound(),
+        None,
+        "backward Euler has no limit"
+    );
+    // Under central difference the step it proves stable is below the exact limit; at the
+    // pile's h, two spheres pressed together alone have h √(2k/m) = 2.57 > 2, so it is below h.
+    pile.set_stepper("penalty-explicit").unwrap();
+    let safe = pile.time_step_limit_bound().expect("an explicit limit");
+    let exact = pile.time_step_limit().expect("an explicit limit");
+    assert!(
+        safe <= exact,
+        "bound's step {safe} s above the exact limit {exact} s"
+    );
+    assert!(
+        safe < h && exact < h,
+        "h = {h} s, limits {safe} and {exact} s"
+    );
+    assert!(h * (2.0 * k / m).sqrt() > 2.0);
 
     let bar = bar("rocking-bar", &[]);
     assert!(bar.modes_sampled());

@@ -127,15 +127,41 @@ test("a bad value is refused with a message and the run goes on", async () => {
   await page.close();
 });
 
-test("a penalty pile past 128 coordinates says its modes are not computed live, and steps", async () => {
+test("a penalty pile past 128 coordinates says its modes are not computed live, gauges a bound, and steps", async () => {
   const { page, errors } = await open("?scene=pile&N=30&stepper=penalty-implicit");
   await page.waitForFunction(() => window.contactlab.sim.time > 0.1, null, { timeout: 20000 });
   assert.equal(await page.evaluate(() => window.contactlab.sim.stepper), "penalty-implicit");
   assert.match(await page.textContent("#modes-note"), /More than 128 coordinates: the coupled contact modes .* are not computed live/);
-  assert.equal(await page.locator("#gauge").isHidden(), true);
+  assert.equal(await page.locator("#modes").isHidden(), true);
   assert.equal(await page.evaluate(() => window.contactlab.plots.frequency.data[0].length), 0);
+  // Landed spheres lie on the floor: each such contact alone has ω = √(k/m), m = 1000·(4/3)π·0.05³
+  // kg, and Gershgorin's bound is above it (a Rayleigh quotient).
+  await page.waitForFunction(() => window.contactlab.sim.hOmegaBound > 0, null, { timeout: 20000 });
+  assert.equal(await page.locator("#gauge").isHidden(), false);
+  const text = await page.textContent("#gauge .gauge-text");
+  assert.match(text, /h·ω_max ≤ [\d.]+ \(Gershgorin's bound\) — backward Euler: stable for every h/);
+  const bound = Number(text.match(/≤ ([\d.]+)/)[1]);
+  const m = 1000 * (4 / 3) * Math.PI * 0.05 ** 3;
+  assert.ok(bound >= Math.sqrt(1e5 / m) / 240 * (1 - 1e-4), `h·ω bound ${bound}`);
+  assert.equal(await page.locator("#gauge.warn").count(), 0);
   assert.deepEqual(errors, []);
   await page.screenshot({ path: `${SHOTS}/penalty-pile-30.png`, fullPage: true });
+  await page.close();
+});
+
+test("an explicit penalty pile past 128 coordinates is warned from the bound", async () => {
+  // Two spheres pressed together alone have h√(2k/m) = 2.57 > 2 at h = 1/240 s: the bound,
+  // above it, cannot prove the step stable, and the gauge says so.
+  const { page, errors } = await open("?scene=pile&N=30&stepper=penalty-explicit");
+  await page.waitForFunction(() => window.contactlab.sim.hOmegaBound > 2.57, null, { timeout: 20000 });
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator("#gauge.warn").count(), 1);
+  assert.match(await page.textContent("#gauge .gauge-text"), /NOT GUARANTEED STABLE/);
+  const [h, safe] = await page.evaluate(() => [window.contactlab.sim.timeStep, window.contactlab.sim.timeStepLimitBound]);
+  assert.ok(safe < h, `safe step ${safe} s against h = ${h} s`);
+  assert.doesNotMatch(await page.textContent("body"), /NaN/);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: `${SHOTS}/penalty-explicit-pile-30.png`, fullPage: true });
   await page.close();
 });
 

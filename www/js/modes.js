@@ -50,6 +50,34 @@ export function explicitInstability(sim) {
   return `h·ω_max = ${fmt(sim.hOmegaMax)}; limit h < ${fmt(limit * 1e3)} ms (2/ω_max with no damping) — UNSTABLE: the fastest mode grows every step`;
 }
 
+/** The gauge at `ratio` of the limit (1 = at it), red when `over`. */
+function setGauge(gauge, ratio, over) {
+  gauge.classList.toggle("warn", over);
+  gauge.setAttribute("aria-valuenow", String(ratio * 2));
+  gauge.querySelector(".gauge-fill").style.width = `${Math.min(100, (ratio / 1.5) * 100)}%`;
+}
+
+/**
+ * A system too large for its modes every frame: the gauge shows Gershgorin's upper bound on
+ * h·ω_max (O(contacts) at any size), and for the explicit stepper the step that bound proves
+ * stable; the table and the frequency plot stay hidden.
+ */
+function renderBound(sim, gauge) {
+  const bound = sim.hOmegaBound;
+  const explicit = sim.stepper === "penalty-explicit";
+  const safe = explicit ? sim.timeStepLimitBound : undefined;
+  const over = explicit && safe !== undefined && sim.timeStep >= safe;
+  setGauge(gauge, explicit && safe !== undefined ? sim.timeStep / safe : bound / 2, over);
+  let text;
+  if (bound === 0) text = "no compressed contact: nothing oscillates";
+  else if (explicit && safe !== undefined) text = `h·ω_max ≤ ${fmt(bound)} (Gershgorin's bound): stable for h < ${fmt(safe * 1e3)} ms by it${over ? " — NOT GUARANTEED STABLE: the fastest mode may grow every step" : ""}`;
+  else text = `h·ω_max ≤ ${fmt(bound)} (Gershgorin's bound) — backward Euler: stable for every h`;
+  gauge.querySelector(".gauge-text").textContent = text;
+  document.getElementById("modes-note").textContent =
+    "More than 128 coordinates: the coupled contact modes (a dense eigenproblem) are not computed live; the gauge shows an upper bound on h·ω_max from Gershgorin's theorem, cheap at any size. sim.modes() gives the modes when asked.";
+  return { warning: over ? text : null };
+}
+
 /**
  * @param {object} sim the wasm Simulation
  * @returns {{warning: string|null}}
@@ -58,34 +86,29 @@ export function renderModes(sim) {
   // Contact modes are those of the penalty springs: rigid steppers have no contact stiffness,
   // so neither gauge nor frequencies apply to them. The analysis is dense (an eigenproblem
   // over the compressed contacts, a pseudo-inverse over every coordinate): a system too large
-  // for it (`modesLive` false) would stall the page every frame, so it is not shown either.
+  // for it (`modesLive` false) would stall the page every frame, so its gauge shows a bound.
   const penalty = sim.stepper.startsWith("penalty");
-  for (const id of ["gauge", "modes", "figure-frequency"]) {
+  for (const id of ["modes", "figure-frequency"]) {
     const element = document.getElementById(id);
     if (element) element.hidden = !(penalty && sim.modesLive);
   }
+  const gauge = document.getElementById("gauge");
+  gauge.hidden = !penalty;
   if (!penalty) {
     document.getElementById("modes-note").textContent =
       `Rigid contacts under ${sim.stepper}: no contact stiffness, so no contact modes and no stability limit on h from them. Choose penalty-explicit or penalty-implicit to see them.`;
     return { warning: null };
   }
-  if (!sim.modesLive) {
-    document.getElementById("modes-note").textContent =
-      "More than 128 coordinates: the coupled contact modes (a dense eigenproblem) are not computed live, and no stability limit on h is checked here. sim.modes() gives them when asked.";
-    return { warning: null };
-  }
+  if (!sim.modesLive) return renderBound(sim, gauge);
   const modes = sim.modes();
   const hw = sim.hOmegaMax;
   const limit = sim.timeStepLimit;
   const explicit = sim.stepper === "penalty-explicit";
-  const gauge = document.getElementById("gauge");
   const h = sim.timeStep;
   // The limit includes the contact damping (it is 2/ω_max without it).
   const over = explicit && limit !== undefined && h >= limit;
   const ratio = explicit && limit !== undefined ? h / limit : hw / 2;
-  gauge.classList.toggle("warn", over);
-  gauge.setAttribute("aria-valuenow", String(ratio * 2));
-  gauge.querySelector(".gauge-fill").style.width = `${Math.min(100, (ratio / 1.5) * 100)}%`;
+  setGauge(gauge, ratio, over);
   let text;
   if (modes.omega.length === 0) text = "no compressed contact: nothing oscillates";
   else if (explicit) text = `h·ω_max = ${fmt(hw)}; limit h < ${fmt(limit * 1e3)} ms (2/ω_max with no damping)${over ? " — UNSTABLE: the fastest mode grows every step" : ""}`;
