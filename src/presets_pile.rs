@@ -127,6 +127,7 @@ fn pile_scene(
     s.material.restitution = v.get("e");
     s.material.rolling_resistance = v.get("rho");
     s.material.spinning_resistance = v.get("gamma");
+    s.material.stiffness = v.get("k");
     s.stepper.kind = "nsga".into();
     s.stepper.sleep = v.get("sleep") == 1.0;
     s.stepper.dt = DT;

@@ -322,3 +322,45 @@ fn a_system_past_128_coordinates_samples_no_modes_but_gives_them_when_asked() {
         sampled.frequencies[0]
     );
 }
+
+/// Gershgorin's bound on h·ω_max (`frequency_bound.rs`) decides a large system's explicit
+/// step: the pile of 30 at its default k = 1e5 N/m has two spheres pressed together with
+/// h√(2k/m) = 2.57 > 2, and central difference diverges there; at k = 2e4 N/m the bound stays
+/// below 2 at every step, and the run is stable: no step refused, and no contact ever holds
+/// more than the energy the pile started with (½ k d² ≤ E₀).
+#[test]
+fn the_bound_on_h_omega_tells_a_stable_explicit_pile_from_an_unstable_one() {
+    let run = |k: f64| {
+        let params = [("N".to_string(), 30.0), ("k".to_string(), k)];
+        let mut pile = Simulation::from_preset("pile", &params).unwrap();
+        pile.set_stepper("penalty-explicit").unwrap();
+        let start = pile.energy();
+        let (mut worst_bound, mut deepest) = (0.0f64, 0.0f64);
+        for _ in 0..pile.steps_for(2.0) {
+            if pile.step().is_err() {
+                return (worst_bound, deepest, start, false);
+            }
+            let sample = pile.sample_with_modes();
+            worst_bound = worst_bound.max(sample.h_omega_bound.unwrap());
+            deepest = sample
+                .contacts
+                .iter()
+                .map(|c| c.gap)
+                .fold(deepest, f64::min);
+        }
+        (worst_bound, deepest, start, true)
+    };
+    let (bound, deepest, start, finished) = run(2e4);
+    assert!(finished, "the soft pile's explicit run failed");
+    assert!(bound < 2.0, "h·ω_max ≤ {bound}");
+    assert!(
+        0.5 * 2e4 * deepest * deepest <= start,
+        "overlap {deepest} m"
+    );
+    let (bound, _, _, finished) = run(1e5);
+    assert!(bound > 2.0, "h·ω_max ≤ {bound} at the default stiffness");
+    assert!(
+        !finished,
+        "central difference above its limit did not diverge in 2 s"
+    );
+}
