@@ -149,14 +149,7 @@ static PRESETS: &[Preset] = &[
             p("m", "block mass", "kg", 0.1, 20.0, 2.0),
             p("u", "upward pull", "N", 0.0, 100.0, 5.0),
             p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
-            p(
-                "k",
-                "penalty stiffness (penalty steppers)",
-                "N/m",
-                1e3,
-                1e8,
-                1e5,
-            ),
+            PENALTY_STIFFNESS,
         ],
         build: block_pull,
     },
@@ -364,14 +357,7 @@ static PRESETS: &[Preset] = &[
             p("m", "block mass", "kg", 0.1, 20.0, 2.0),
             p("u", "upward pull", "N", 0.0, 100.0, 5.0),
             p("g", "gravity", "m/s²", 0.0, 20.0, 9.81),
-            p(
-                "k",
-                "penalty stiffness (penalty steppers)",
-                "N/m",
-                1e3,
-                1e8,
-                1e5,
-            ),
+            PENALTY_STIFFNESS,
         ],
         build: crate::presets_space::block_pull_3d,
     },
@@ -625,6 +611,16 @@ const CRANK_SPEED: Parameter = p(
     std::f64::consts::TAU,
 );
 
+/// The penalty stiffness k of a rigid scene, for the penalty steppers (the others ignore it).
+const PENALTY_STIFFNESS: Parameter = p(
+    "k",
+    "penalty stiffness (penalty steppers)",
+    "N/m",
+    1e3,
+    1e8,
+    1e5,
+);
+
 const PILE_PARAMETERS: &[Parameter] = &[
     Parameter {
         step: 1.0,
@@ -642,14 +638,7 @@ const PILE_PARAMETERS: &[Parameter] = &[
     // alone have h√(2k/m) = 2.57 > 2, so central difference is unstable (the pile of 30
     // diverges at step 61); at 2e4 N/m the bound on h·ω_max stays below 1.2 through that
     // pile's first 2 s (docs/modes.md).
-    p(
-        "k",
-        "penalty stiffness (penalty steppers)",
-        "N/m",
-        1e3,
-        1e8,
-        1e5,
-    ),
+    PENALTY_STIFFNESS,
     choice(
         "sleep",
         "sleeping: 0 off, 1 islands at rest sleep until touched",

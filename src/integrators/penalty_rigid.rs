@@ -250,6 +250,15 @@ impl Potential<'_> {
     }
 }
 
+/// maxᵢ |nᵢ − mᵢ| / (1 + |nᵢ|): how far two lists of normal forces differ, relative (plus
+/// absolute in newtons near 0).
+fn largest_relative_difference(n: &[f64], m: &[f64]) -> f64 {
+    n.iter()
+        .zip(m)
+        .map(|(n, m)| (n - m).abs() / (1.0 + n.abs()))
+        .fold(0.0, f64::max)
+}
+
 /// The implicit step of rigid bodies (no flexible body).
 pub(super) fn rigid_step(
     system: &System,
@@ -298,11 +307,7 @@ pub(super) fn rigid_step(
             converged &= ok;
             iterations += taken;
             let n = potential.normals(&v);
-            let mismatch = n
-                .iter()
-                .zip(&n_hat)
-                .map(|(n, n_hat)| (n - n_hat).abs() / (1.0 + n.abs()))
-                .fold(0.0, f64::max);
+            let mismatch = largest_relative_difference(&n, &n_hat);
             settled = mismatch <= NORMAL_TOLERANCE;
             if best.as_ref().is_none_or(|(m, ..)| mismatch < *m) {
                 residual = gradient.max(mismatch);
@@ -372,12 +377,7 @@ pub(super) fn rigid_step(
         .collect();
     if cut.iter().any(|x| *x != 0.0) {
         v += system.mass().apply_inverse(&cut);
-        let after = potential.normals(&v);
-        let drift = normals
-            .iter()
-            .zip(&after)
-            .map(|(n, a)| (n - a).abs() / (1.0 + n.abs()))
-            .fold(0.0, f64::max);
+        let drift = largest_relative_difference(&normals, &potential.normals(&v));
         residual = residual.max(drift);
     }
     Ok(ImplicitStep {
