@@ -96,10 +96,23 @@ struct Potential<'a> {
     v_eps: f64,
 }
 
-/// A contact's piece of the Hessian at some v: whether its normal row is loaded, and its
-/// friction's curvature ψ'' (direction û, weight h μ N̂ / max(‖u‖, v_ε), and 1 while
-/// sliding, when the radial part is left out; 0 while sticking).
-type Curvature = (bool, Option<([f64; 2], f64, f64)>);
+/// A contact's piece of the Hessian at some v.
+#[derive(Clone, Copy)]
+struct Curvature {
+    /// Its normal row is loaded (J_N v < s).
+    loaded: bool,
+    /// Its friction's curvature, with friction on.
+    friction: Option<FrictionCurvature>,
+}
+
+/// h μ N̂ ψ''(u) = weight · (I − radial · û ûᵀ): while sticking (‖u‖ ≤ v_ε) weight h μ N̂/v_ε
+/// and radial 0; while sliding weight h μ N̂/‖u‖ and radial 1 (the radial part left out).
+#[derive(Clone, Copy)]
+struct FrictionCurvature {
+    direction: [f64; 2],
+    weight: f64,
+    radial: f64,
+}
 
 /// A contact's slip J_T v (one or two components).
 fn slip(ct: &Contact, v: &DVector<f64>) -> [f64; 2] {
@@ -160,17 +173,31 @@ impl Potential<'_> {
             .map(|((ct, &s), &drag)| {
                 let loaded = s - ct.normal_row.dot(v) > 0.0;
                 if drag <= 0.0 {
-                    return (loaded, None);
+                    return Curvature {
+                        loaded,
+                        friction: None,
+                    };
                 }
                 let u = slip(ct, v);
                 let speed = (u[0] * u[0] + u[1] * u[1]).sqrt();
                 // ψ'' = I/v_ε while sticking; (I − ûûᵀ)/‖u‖ while sliding.
                 let friction = if speed <= self.v_eps {
-                    ([0.0; 2], drag / self.v_eps, 0.0)
+                    FrictionCurvature {
+                        direction: [0.0; 2],
+                        weight: drag / self.v_eps,
+                        radial: 0.0,
+                    }
                 } else {
-                    ([u[0] / speed, u[1] / speed], drag / speed, 1.0)
+                    FrictionCurvature {
+                        direction: [u[0] / speed, u[1] / speed],
+                        weight: drag / speed,
+                        radial: 1.0,
+                    }
                 };
-                (loaded, Some(friction))
+                Curvature {
+                    loaded,
+                    friction: Some(friction),
+                }
             })
             .collect()
     }
@@ -178,16 +205,21 @@ impl Potential<'_> {
     /// out = H p for the pieces of [`Self::curvature`].
     fn apply_hessian(&self, pieces: &[Curvature], p: &DVector<f64>, out: &mut DVector<f64>) {
         self.system.mass().apply_into(p, out);
-        for (ct, &(loaded, friction)) in self.contacts.iter().zip(pieces) {
-            if loaded {
+        for (ct, piece) in self.contacts.iter().zip(pieces) {
+            if piece.loaded {
                 let w = self.normal_weight * ct.normal_row.dot(p);
                 ct.normal_row.add_transpose_to(w, out);
             }
-            if let Some((direction, w, radial)) = friction {
+            if let Some(FrictionCurvature {
+                direction,
+                weight,
+                radial,
+            }) = piece.friction
+            {
                 let jp = slip(ct, p);
                 let along = direction[0] * jp[0] + direction[1] * jp[1];
                 for (i, row) in ct.tangent_rows.iter().enumerate() {
-                    row.add_transpose_to(w * (jp[i] - radial * along * direction[i]), out);
+                    row.add_transpose_to(weight * (jp[i] - radial * along * direction[i]), out);
                 }
             }
         }
