@@ -396,7 +396,8 @@ pub(super) fn rigid_step(
                 material.friction,
                 material.slip_regularization,
             );
-            if n_hat <= n || (n_hat - n) <= NORMAL_TOLERANCE * (1.0 + n) {
+            // Within the rounds' tolerance (always, below N) the friction stands as applied.
+            if n_hat - n <= NORMAL_TOLERANCE * (1.0 + n) {
                 return applied;
             }
             let kept =
