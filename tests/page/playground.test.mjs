@@ -987,7 +987,10 @@ test("beams: the cantilever opens with its tip plots filling, the beam drawn ben
   assert.deepEqual(entries, ["beam.n20.y [m]~t [s]", "beam.n20.vy [m/s]~beam.n20.y [m]"]);
   await page.waitForFunction(() => window.contactlab.builder.plots.every((p) => p.points() > 30), null, { timeout: 20000 });
   // The tip has gone down (the beam's pose is its tip's), and the canvas shows the beam's
-  // colour there.
+  // colour there. Paused first, so that the drawn frame and the state agree (the tip moves
+  // between a frame's drawing and a later read of its pose; CI once read 0,0,0,0 there).
+  if ((await page.textContent("#play")) === "Pause") await page.click("#play");
+  await page.waitForTimeout(200);
   const tip = await page.evaluate(() => {
     const app = window.contactlab;
     const [x, y] = app.sim.bodyPoses();
