@@ -217,6 +217,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 round_sweeps: sparse::ROUND_SWEEPS,
                 anderson: sparse::ANDERSON,
                 residual_every: sparse::RESIDUAL_EVERY,
+                mprgp: sparse::MPRGP,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

@@ -55,12 +55,14 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     // Newton–Krylov (exact Jacobian products) after only four sweeps.
     // Anderson-accelerated sweeps (no rounds) must land on the same unique answer, and so
     // must sweeps that evaluate the residual only after every third one (the residual they
-    // report is still the one at their answer).
-    for (max_sweeps, polish, anderson, residual_every) in [
-        (100_000, false, 0, sparse::RESIDUAL_EVERY),
-        (8, true, 0, sparse::RESIDUAL_EVERY),
-        (100_000, false, 8, sparse::RESIDUAL_EVERY),
-        (100_000, false, 0, 3),
+    // report is still the one at their answer). Normal rows only also go to MPRGP (the
+    // shipped setting), and without it to the sweeps.
+    for (max_sweeps, polish, anderson, residual_every, mprgp) in [
+        (100_000, false, 0, sparse::RESIDUAL_EVERY, false),
+        (8, true, 0, sparse::RESIDUAL_EVERY, false),
+        (100_000, false, 8, sparse::RESIDUAL_EVERY, false),
+        (100_000, false, 0, 3, false),
+        (100_000, true, 0, sparse::RESIDUAL_EVERY, sparse::MPRGP),
     ] {
         let sparse = sparse::solve(
             &problem.delassus,
@@ -76,6 +78,7 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
                 round_sweeps: sparse::ROUND_SWEEPS,
                 anderson,
                 residual_every,
+                mprgp,
             },
         );
         assert!(
@@ -329,6 +332,7 @@ fn a_demand_below_the_resolution_is_met_to_the_resolution() {
     };
     let sweeps_only = sparse::SparseOptions {
         polish: false,
+        mprgp: false,
         ..sparse::SparseOptions::standard(&strict)
     };
     let solve_sparse = |options: &NewtonOptions| {
