@@ -17,7 +17,17 @@
 //! unit diagonal), and W is applied through the rows, never formed.
 
 use crate::linalg::buffers::zeroed;
-use crate::linalg::float::max;
+
+/// x where it is positive, else +0 (never −0, so that native and WebAssembly runs, whose
+/// `f64::max` and `f64::min` may pick either zero, stay bit for bit the same).
+fn positive(x: f64) -> f64 {
+    if x > 0.0 { x } else { 0.0 }
+}
+
+/// The smaller of a and b, written out for the same reason.
+fn smaller(a: f64, b: f64) -> f64 {
+    if b < a { b } else { a }
+}
 
 /// Γ of the proportioning test.
 const GAMMA: f64 = 1.0;
@@ -109,7 +119,7 @@ pub(super) fn solve(
     }
     let step = 1.0 / norm;
     for i in 0..n {
-        y[i] = max(lambda[i], 0.0) / s[i];
+        y[i] = positive(lambda[i]) / s[i];
     }
     let add_free = |g: &mut [f64]| {
         for i in 0..n {
@@ -125,7 +135,7 @@ pub(super) fn solve(
     };
     let chopped = |y: &[f64], g: &[f64], beta: &mut [f64]| {
         for i in 0..n {
-            beta[i] = if y[i] > 0.0 { 0.0 } else { g[i].min(0.0) };
+            beta[i] = if y[i] > 0.0 || g[i] >= 0.0 { 0.0 } else { g[i] };
         }
     };
     free_gradient(y, g, phi);
@@ -144,7 +154,7 @@ pub(super) fn solve(
         // φ̃: the free gradient reduced so that a step of ᾱ along it stays feasible.
         let reduced: f64 = (0..n)
             .filter(|&i| y[i] > 0.0)
-            .map(|i| (y[i] / step).min(phi[i]) * phi[i])
+            .map(|i| smaller(y[i] / step, phi[i]) * phi[i])
             .sum();
         if dot(beta, beta) <= GAMMA * GAMMA * reduced {
             apply(p, ap, &mut products);
@@ -158,7 +168,7 @@ pub(super) fn solve(
             let alpha_feasible = (0..n)
                 .filter(|&i| p[i] > 0.0)
                 .map(|i| y[i] / p[i])
-                .fold(f64::INFINITY, f64::min);
+                .fold(f64::INFINITY, smaller);
             if alpha_cg <= alpha_feasible {
                 for i in 0..n {
                     y[i] -= alpha_cg * p[i];
@@ -172,12 +182,12 @@ pub(super) fn solve(
             } else {
                 // Expansion: to the bound, then a projected gradient step of length ᾱ.
                 for i in 0..n {
-                    y[i] = max(y[i] - alpha_feasible * p[i], 0.0);
+                    y[i] = positive(y[i] - alpha_feasible * p[i]);
                     g[i] -= alpha_feasible * ap[i];
                 }
                 free_gradient(y, g, phi);
                 for i in 0..n {
-                    y[i] = max(y[i] - step * phi[i], 0.0);
+                    y[i] = positive(y[i] - step * phi[i]);
                 }
                 apply(y, g, &mut products);
                 add_free(g);
