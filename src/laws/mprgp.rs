@@ -17,6 +17,7 @@
 //! unit diagonal), and W is applied through the rows, never formed.
 
 use crate::linalg::buffers::zeroed;
+use crate::linalg::slices::{dot, norm};
 
 /// x where it is positive, else +0 (never −0, so that native and WebAssembly runs, whose
 /// `f64::max` and `f64::min` may pick either zero, stay bit for bit the same).
@@ -107,22 +108,22 @@ pub(super) fn solve(
     let mut products = 0;
     // ‖Ŵ‖ by power iteration from the all-ones vector.
     v.fill(1.0);
-    let mut norm = 0.0;
+    let mut estimate = 0.0;
     for _ in 0..POWER_ITERATIONS {
         apply(v, wv, &mut products);
-        let length = wv.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let length = norm(wv);
         if length.is_nan() || length <= 0.0 {
             break;
         }
-        norm = length / v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        estimate = length / norm(v);
         for i in 0..n {
             v[i] = wv[i] / length;
         }
     }
-    if !norm.is_finite() || norm <= 0.0 {
+    if !estimate.is_finite() || estimate <= 0.0 {
         return products;
     }
-    let step = 1.0 / norm;
+    let step = 1.0 / estimate;
     for i in 0..n {
         y[i] = positive(lambda[i]) / s[i];
     }
@@ -145,7 +146,6 @@ pub(super) fn solve(
     };
     free_gradient(y, g, phi);
     p.copy_from_slice(phi);
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     loop {
         for i in 0..n {
             lambda[i] = s[i] * y[i];

@@ -12,6 +12,7 @@
 //! caller's stopping rule is on R itself, never on the step.
 
 use crate::linalg::buffers::zeroed;
+use crate::linalg::slices::{dot, norm};
 
 /// The linear model of R at one Newton iterate.
 pub trait Linearized {
@@ -54,14 +55,6 @@ impl Default for KrylovOptions {
             stagnation: 1.0,
         }
     }
-}
-
-fn norm(v: &[f64]) -> f64 {
-    v.iter().map(|x| x * x).sum::<f64>().sqrt()
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The buffers of [`solve`] and of its GMRES, kept by the caller between calls: once sized

@@ -636,6 +636,7 @@ fn solve_in(
         scratch_cases,
         jacobian,
         krylov,
+        // MPRGP's buffers were used in place and stay.
         ..std::mem::take(scratch)
     };
     LawSolution {

@@ -4,3 +4,4 @@ pub(crate) mod buffers;
 pub(crate) mod conjugate_gradient;
 pub(crate) mod float;
 pub(crate) mod reusable_lu;
+pub(crate) mod slices;
