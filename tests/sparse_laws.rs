@@ -369,3 +369,64 @@ fn a_demand_below_the_resolution_is_met_to_the_resolution() {
         sparse_strict.iterations
     );
 }
+
+#[test]
+fn an_absolute_test_resolves_every_gap_beside_a_heavy_load() {
+    // Three spheres in a row on a floor, normal rows only (as NSGA's position level of a
+    // large island): rows asking 1 mm beside rows asking 1 pm. Relative to the impulse the
+    // millimetre asks, a tolerance of 1e-8 would accept picometre rows left open by about
+    // 1e-11 m; the absolute test asks every gap to the resolution.
+    let r = 0.1;
+    let sim = spatial_scene(
+        serde_json::json!([
+            floor(),
+            sphere("a", [0.0, 0.0, r], r, 1.0),
+            sphere("b", [2.0 * r, 0.0, r], r, 2.0),
+            sphere("c", [4.0 * r, 0.0, r], r, 0.5)
+        ]),
+        0.0,
+        0.0,
+    );
+    let system = sim.system();
+    let contacts = detect_contacts(system, &system.q, 1e-6);
+    let refs: Vec<&Contact> = contacts.iter().collect();
+    let laws = Laws {
+        friction: false,
+        resistance: false,
+    };
+    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    let u_free = DVector::from_fn(
+        problem.rows(),
+        |i, _| if i % 2 == 0 { -1e-3 } else { -1e-12 },
+    );
+    let w = problem.delassus.dense();
+    let resolution = 5e-15;
+    let absolute = NewtonOptions {
+        tolerance: 1e-8,
+        resolution,
+        absolute: true,
+        ..NewtonOptions::default()
+    };
+    let sparse_answer = sparse::solve(
+        &problem.delassus,
+        &u_free,
+        &problem.blocks,
+        None,
+        &absolute,
+        sparse::SparseOptions::standard(&absolute),
+    );
+    let dense_answer = solve(&w, &u_free, &problem.blocks, None, &absolute);
+    for (name, s) in [("sparse", &sparse_answer), ("dense", &dense_answer)] {
+        assert!(s.converged, "{name}: {s:?}");
+        let u = &u_free + &w * &s.lambda;
+        for b in &problem.blocks {
+            let (lambda, gap) = (s.lambda[b.offset], u[b.offset]);
+            assert!(lambda >= 0.0, "{name}: pulls");
+            assert!(gap >= -resolution, "{name}: gap {gap}");
+            // A row pushing with more than the resolution's impulse is closed to it.
+            if lambda > resolution / w[(b.offset, b.offset)] {
+                assert!(gap <= resolution, "{name}: pushes while open by {gap}");
+            }
+        }
+    }
+}

@@ -202,9 +202,27 @@ pub struct NewtonOptions {
     /// rounding) converges once every u is within it, instead of to the tolerance of its
     /// own tiny scale.
     pub resolution: f64,
+    /// Judge the residual against the floor from [`Self::resolution`] alone, not against the
+    /// problem's own impulses: stop when every u is within the resolution (an absolute test;
+    /// needs a resolution > 0). NSGA's position level of a large island asks for it: its
+    /// purpose is exact gaps, and a pile's impulse scale (its deepest contact's load) would
+    /// otherwise leave the top's gaps open by 1e-10 m at a relative tolerance of 1e-8, for a
+    /// second pass to close from zero.
+    pub absolute: bool,
 }
 
 impl NewtonOptions {
+    /// The impulse scale residuals are judged against: `floor` when the test is absolute
+    /// (and a floor exists), else the larger of `relative` (the free motion's demand or the
+    /// multipliers, which the caller takes) and the floor.
+    pub fn judged_scale(&self, floor: f64, relative: f64) -> f64 {
+        if self.absolute && floor > 0.0 {
+            floor
+        } else {
+            max(floor, relative)
+        }
+    }
+
     /// The floor of the impulse scale from [`Self::resolution`], for a problem whose W has
     /// the diagonal `diagonal` (an impulse: |R| ≤ tolerance · floor means |u| ≤ resolution
     /// on every row, since Wᵢᵢ ≤ max Wᵢᵢ). The diagonal is read only when a resolution is
@@ -230,6 +248,7 @@ impl Default for NewtonOptions {
             augmentation: 1.0,
             max_sweeps: 1000,
             resolution: 0.0,
+            absolute: false,
         }
     }
 }
@@ -780,7 +799,8 @@ fn newton_in(
     let free_scale = (0..n)
         .map(|i| (u_free[i] * s.r[i] / options.augmentation).abs())
         .fold(floor.max(1e-300), f64::max);
-    let scale_of = |lambda: &DVector<f64>| free_scale.max(lambda.amax());
+    let scale_of =
+        |lambda: &DVector<f64>| options.judged_scale(floor, free_scale.max(lambda.amax()));
     crate::linalg::buffers::sized_vector(&mut s.lambda, n);
     match guess {
         Some(g) if g.len() == n => s.lambda.copy_from(g),

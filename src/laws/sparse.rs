@@ -384,7 +384,8 @@ fn solve_in(
     // the margin, and their gaps must not set the scale against which a millimicron
     // penetration is judged.
     let diagonal = (0..n).map(|i| crate::lcp::DelassusOperator::diagonal(delassus, i));
-    let mut free_scale = options.scale_floor(diagonal).max(1e-300);
+    let floor = options.scale_floor(diagonal);
+    let mut free_scale = floor.max(1e-300);
     for (b, local) in blocks.iter().zip(&locals) {
         for k in 0..block_len(b) {
             free_scale = max(
@@ -406,7 +407,12 @@ fn solve_in(
     );
     // The scale R is measured against: the free motion's demand or λ itself, whichever is
     // larger (as Newton's).
-    let scale_of = |lambda: &[f64]| lambda.iter().fold(free_scale, |m, x| max(m, x.abs()));
+    let scale_of = |lambda: &[f64]| {
+        options.judged_scale(
+            floor,
+            lambda.iter().fold(free_scale, |m, x| max(m, x.abs())),
+        )
+    };
     // The residual of the whole problem at λ (u recomputed from w = M⁻¹ Gᵀ λ): R into
     // `r_out`, the cases, and max |R| relative to the impulse scale.
     let evaluate = |lambda: &[f64],

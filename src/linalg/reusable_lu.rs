@@ -26,6 +26,10 @@ impl ReusableLu {
         super::buffers::sized_matrix(&mut self.lu, n, a.ncols());
         self.lu.copy_from(a);
         self.swaps.clear();
+        // At most one swap a column: room for them all, so that the list grows with the
+        // size only, not with how many swaps a matrix happens to need (a settled pile's
+        // velocity level met a new record of swaps, and allocated, at its 672nd step).
+        self.swaps.reserve(n);
         let m = &mut self.lu;
         for i in 0..n.min(a.ncols()) {
             let piv = m.view_range(i.., i).icamax() + i;
