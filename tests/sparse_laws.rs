@@ -297,8 +297,9 @@ fn comes_to_rest(preset: &str, set: &[(String, f64)]) -> f64 {
 /// pass over gaps of a few picometres): the sparse and the dense solver stop once every u
 /// is within the resolution, and never leave the laws; without it they solve the same
 /// problem to the tolerance of its own tiny scale.
-#[test]
-fn a_demand_below_the_resolution_is_met_to_the_resolution() {
+/// Three touching spheres in a row on a floor (masses 1, 2 and 0.5 kg), their contacts'
+/// normal rows only, as NSGA's position level of a large island assembles them.
+fn three_spheres_in_a_row() -> contactlab::laws::assembly::Assembled {
     let r = 0.1;
     let sim = spatial_scene(
         serde_json::json!([
@@ -318,6 +319,12 @@ fn a_demand_below_the_resolution_is_met_to_the_resolution() {
         resistance: false,
     };
     let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    problem
+}
+
+#[test]
+fn a_demand_below_the_resolution_is_met_to_the_resolution() {
+    let problem = three_spheres_in_a_row();
     // Gaps of −1 to −3 pm, the linearised remainder a first pass leaves.
     let u_free = DVector::from_fn(problem.rows(), |i, _| -1e-12 * (1.0 + (i % 3) as f64));
     let w = problem.delassus.dense();
@@ -376,25 +383,7 @@ fn an_absolute_test_resolves_every_gap_beside_a_heavy_load() {
     // large island): rows asking 1 mm beside rows asking 1 pm. Relative to the impulse the
     // millimetre asks, a tolerance of 1e-8 would accept picometre rows left open by about
     // 1e-11 m; the absolute test asks every gap to the resolution.
-    let r = 0.1;
-    let sim = spatial_scene(
-        serde_json::json!([
-            floor(),
-            sphere("a", [0.0, 0.0, r], r, 1.0),
-            sphere("b", [2.0 * r, 0.0, r], r, 2.0),
-            sphere("c", [4.0 * r, 0.0, r], r, 0.5)
-        ]),
-        0.0,
-        0.0,
-    );
-    let system = sim.system();
-    let contacts = detect_contacts(system, &system.q, 1e-6);
-    let refs: Vec<&Contact> = contacts.iter().collect();
-    let laws = Laws {
-        friction: false,
-        resistance: false,
-    };
-    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    let problem = three_spheres_in_a_row();
     let u_free = DVector::from_fn(
         problem.rows(),
         |i, _| if i % 2 == 0 { -1e-3 } else { -1e-12 },
