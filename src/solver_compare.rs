@@ -60,7 +60,8 @@ impl Setting {
 }
 
 /// Solves every problem with the given setting; `list` prints one CSV line per problem on
-/// stderr.
+/// stderr: the setting's columns, rows, converged (0 or 1), iterations, seconds, growth,
+/// residual, contacts, and contacts whose own residual is above the tolerance.
 fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     let mut t = Tally {
         converged: 0,
@@ -91,14 +92,16 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
         t.worst_residual = t.worst_residual.max(solution.residual);
         if list {
             eprintln!(
-                "problem,{},{},{},{},{:.3e},{:.3e},{:.3e}",
+                "problem,{},{},{},{},{:.3e},{:.3e},{:.3e},{},{}",
                 setting.columns().replace(" | ", ","),
                 p.problem.rows(),
                 u8::from(solution.converged),
                 solution.iterations,
                 start.elapsed().as_secs_f64(),
                 p.growth(&solution),
-                solution.residual
+                solution.residual,
+                p.problem.blocks.len(),
+                p.blocks_above(&solution, p.options.tolerance)
             );
         }
     }
@@ -123,6 +126,8 @@ fn parse<T: std::str::FromStr>(
 pub fn run(args: &[String]) -> Result<String, String> {
     let (mut preset, mut stepper) = ("pile".to_string(), "nsga".to_string());
     let (mut n, mut steps, mut every) = (100usize, 400usize, 1usize);
+    // The first step whose problems are kept (a settled pile's, say); the run starts at 0.
+    let mut from = 0usize;
     let (mut mu, mut resistance, mut list) = (None, false, false);
     let mut factors = vec![0.0, LEVENBERG];
     let mut rounds = vec![ROUND_NEWTON];
@@ -158,6 +163,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     value,
                     |n| (1..=100_000).contains(n),
                     "a whole number in [1, 100000]",
+                )?;
+            }
+            "--from" => {
+                from = parse(
+                    "--from",
+                    value,
+                    |s: &usize| *s <= 1_000_000,
+                    "a step in [0, 1000000]",
                 )?;
             }
             "--every" => {
@@ -232,10 +245,16 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --residual-every, --anderson, --dense"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --from, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --residual-every, --anderson, --dense"
                 ));
             }
         }
+    }
+    if from >= steps {
+        return Err(format!(
+            "--from: a step in [0, {}] (before --steps {steps}), got {from}",
+            steps - 1
+        ));
     }
     let mut set = vec![("N".to_string(), n as f64)];
     if let Some(mu) = mu {
@@ -256,16 +275,21 @@ pub fn run(args: &[String]) -> Result<String, String> {
         let (result, recorded) = record(|| sim.step());
         result.map_err(|e| format!("{preset} N={n} {stepper}: step {done}: {e}"))?;
         for p in recorded {
-            if seen.is_multiple_of(every) {
+            if seen.is_multiple_of(every) && done >= from {
                 problems.push(p);
             }
             seen += 1;
         }
     }
     let mut out = format!(
-        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart / stagnation ratio per round | sweeps per round (Anderson depth) | sweeps between residuals | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|---|\n",
+        "{preset}, N = {n}, {stepper}, μ = {}, ρ = γ = {}, {steps} steps{}: {} of {seen} large-island problems\n\n| Levenberg–Marquardt factor | Newton steps / GMRES iterations / restart / stagnation ratio per round | sweeps per round (Anderson depth) | sweeps between residuals | converged | seconds | iterations | worst growth | worst residual |\n|---|---|---|---|---|---|---|---|---|\n",
         mu.map_or("the preset's".to_string(), |m| m.to_string()),
         if resistance { "1 mm" } else { "0" },
+        if from > 0 {
+            format!(" (kept from step {from})")
+        } else {
+            String::new()
+        },
         problems.len()
     );
     let settings = factors

@@ -355,7 +355,9 @@ fn solver_compare_solves_a_recorded_pile_again() {
         let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
         assert_eq!(converged, count, "{row}");
         // One CSV line per problem: factor, round settings, sweeps per round, sweeps between
-        // residuals, rows, converged, iterations, seconds, growth, residual.
+        // residuals, rows, converged, iterations, seconds, growth, residual, contacts, and
+        // contacts above the tolerance (none, in a converged answer: its residual is the
+        // largest contact's).
         let lines: Vec<Vec<&str>> = err
             .lines()
             .filter(|l| l.starts_with(&format!("problem,{factor},{round},")))
@@ -367,8 +369,39 @@ fn solver_compare_solves_a_recorded_pile_again() {
             assert_eq!(l[6], "1");
             let residual: f64 = l[10].parse().unwrap();
             assert!(residual <= 1e-8, "{l:?}");
+            let contacts: usize = l[11].parse().unwrap();
+            assert!(contacts > 0 && contacts <= l[5].parse().unwrap(), "{l:?}");
+            assert_eq!(l[12], "0", "{l:?}");
         }
     }
+    // Only the problems of the steps from --from on: fewer, from the same trajectory.
+    let (code, late, err) = contactlab(
+        &[
+            "solver-compare",
+            "--n",
+            "30",
+            "--steps",
+            "40",
+            "--from",
+            "30",
+            "--levenberg",
+            "10",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let head = late.lines().next().unwrap_or("");
+    assert!(head.contains("(kept from step 30)"), "{head}");
+    let kept: usize = head
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no problem count in '{head}'"));
+    assert!(kept < count, "{kept} of {count}: {head}");
+    let (code, _, err) = contactlab(&["solver-compare", "--steps", "40", "--from", "40"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--from") && err.contains("[0, 39]"), "{err}");
     let (code, _, err) = contactlab(&["solver-compare", "--levenberg", "-1"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--levenberg") && err.contains("≥ 0"), "{err}");

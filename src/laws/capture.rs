@@ -64,6 +64,42 @@ impl SparseProblem {
         judged
     }
 
+    /// How many of the contacts (blocks) hold a residual above `tolerance` at `solution`, each
+    /// block's largest |R| = |λ − P(λ − r u)| judged against the scale the solver judged the
+    /// whole residual by (`solution.residual` is the largest block's). An unconverged answer
+    /// whose residual sits in a few contacts (a local cycle) and one where it is spread over
+    /// the pile (a slowly converging global mode) call for different remedies.
+    pub fn blocks_above(&self, solution: &LawSolution, tolerance: f64) -> usize {
+        let mut r = vec![0.0; solution.lambda.len()];
+        let worst: Vec<f64> = self
+            .problem
+            .blocks
+            .iter()
+            .map(|b| {
+                let local = super::sparse::LocalBlock::new(
+                    &self.problem.delassus,
+                    b,
+                    self.options.augmentation,
+                );
+                let rows = b.offset..b.offset + super::sparse::block_len(b);
+                super::sparse::block_residual(
+                    b,
+                    &local,
+                    &solution.lambda.as_slice()[rows.clone()],
+                    &solution.u.as_slice()[rows.clone()],
+                    &mut r[rows],
+                )
+                .0
+            })
+            .collect();
+        let largest = worst.iter().copied().fold(0.0, f64::max);
+        if largest == 0.0 || solution.residual <= 0.0 {
+            return 0;
+        }
+        let scale = largest / solution.residual;
+        worst.iter().filter(|&&w| w > tolerance * scale).count()
+    }
+
     /// The largest multiplier of `solution` as a multiple of the largest impulse the free
     /// motion asks of one row: a self-equilibrated set of forces grown along W's null space
     /// shows as a ratio of thousands (a settled pile's answers sit near 1 to 100).
