@@ -298,6 +298,19 @@ fn bench_pile_takes_sleeping_thresholds() {
     );
 }
 
+/// The first line of `solver-compare`'s output and the number of problems it kept
+/// ("…: K of S large-island problems").
+fn recorded(out: &str) -> (&str, usize) {
+    let head = out.lines().next().unwrap_or("");
+    let count = head
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no problem count in '{head}'"));
+    (head, count)
+}
+
 /// `solver-compare` records a pile's large-island problems and solves each again under
 /// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
 /// must converge again from its recorded warm start, with plain Newton and with the
@@ -327,13 +340,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
         None,
     );
     assert_eq!(code, 0, "{err}");
-    let head = out.lines().next().unwrap_or("");
-    let count: usize = head
-        .split(": ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no problem count in '{head}'"));
+    let (head, count) = recorded(&out);
     // The lattice's 2 cm gaps are inside the contact margin: one island of over 60 rows from
     // the first step, two problems a step (velocity and position level) until the falling
     // layers part.
@@ -390,14 +397,8 @@ fn solver_compare_solves_a_recorded_pile_again() {
         None,
     );
     assert_eq!(code, 0, "{err}");
-    let head = late.lines().next().unwrap_or("");
+    let (head, kept) = recorded(&late);
     assert!(head.contains("(kept from step 30)"), "{head}");
-    let kept: usize = head
-        .split(": ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no problem count in '{head}'"));
     assert!(kept < count, "{kept} of {count}: {head}");
     let (code, _, err) = contactlab(&["solver-compare", "--steps", "40", "--from", "40"], None);
     assert_eq!(code, 2, "{err}");
