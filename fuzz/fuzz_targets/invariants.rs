@@ -38,7 +38,18 @@ pub fn check_sample(sim: &Simulation, mu: f64) {
             mu * c.normal
         );
     }
-    let modes = sim.sample_with_modes().modes.expect("asked for");
-    assert!(modes.frequencies.iter().all(|w| w.is_finite()));
+    // The modes are sampled up to a system size, and left out above it (as documented).
+    let sampled = sim.sample_with_modes();
+    match sampled.modes {
+        Some(modes) => {
+            assert!(sim.modes_sampled(), "modes of a system too large to sample");
+            assert!(modes.frequencies.iter().all(|w| w.is_finite()));
+            assert!(modes.h_omega_max.is_finite());
+        }
+        None => assert!(!sim.modes_sampled(), "asked for the modes and got none"),
+    }
+    if let Some(bound) = sampled.h_omega_bound {
+        assert!(bound.is_finite() && bound >= 0.0, "h·ω bound {bound}");
+    }
     let _ = s.to_json_line();
 }
