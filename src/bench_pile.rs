@@ -24,6 +24,11 @@ struct Overrides {
     mu: Option<f64>,
     /// `stepper.newton_tolerance`.
     tolerance: Option<f64>,
+    /// `stepper.nsgs_max_sweeps`: the cap on a block-sparse solve's sweeps (and MPRGP's
+    /// products).
+    max_sweeps: Option<u64>,
+    /// `contact_margin`, m: pairs closer than this are contacts.
+    margin: Option<f64>,
     /// `stepper.sleep_speed` (m/s) and `stepper.sleep_time` (s), with sleeping on.
     sleep_speed: Option<f64>,
     sleep_time: Option<f64>,
@@ -81,11 +86,18 @@ fn run_one(
         overrides.tolerance,
         overrides.sleep_speed,
         overrides.sleep_time,
+        overrides.margin,
     ];
-    if scene_changes.iter().any(Option::is_some) {
+    if scene_changes.iter().any(Option::is_some) || overrides.max_sweeps.is_some() {
         let mut scene = sim.scene().clone();
         if let Some(tolerance) = overrides.tolerance {
             scene.stepper.newton_tolerance = tolerance;
+        }
+        if let Some(margin) = overrides.margin {
+            scene.contact_margin = margin;
+        }
+        if let Some(sweeps) = overrides.max_sweeps {
+            scene.stepper.nsgs_max_sweeps = sweeps;
         }
         if let Some(speed) = overrides.sleep_speed {
             scene.stepper.sleep_speed = speed;
@@ -224,6 +236,30 @@ pub fn run(args: &[String]) -> Result<String, String> {
                         })?,
                 );
             }
+            "--margin" => {
+                overrides.margin = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|m: &f64| (0.0..=100.0).contains(m))
+                        .ok_or_else(|| {
+                            format!(
+                                "--margin: metres in [0, 100] (as contact_margin), got '{value}'"
+                            )
+                        })?,
+                );
+            }
+            "--max-sweeps" => {
+                overrides.max_sweeps = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|k: &u64| (1..=100_000).contains(k))
+                        .ok_or_else(|| {
+                            format!("--max-sweeps: a whole number in [1, 100000] (as stepper.nsgs_max_sweeps), got '{value}'")
+                        })?,
+                );
+            }
             "--repeat" => {
                 repeat = value
                     .parse()
@@ -267,7 +303,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -341,6 +377,26 @@ pub fn run(args: &[String]) -> Result<String, String> {
     if let Some(path) = &trace_path {
         std::fs::write(path, trace.into_inner())
             .map_err(|e| format!("--trace: cannot write '{path}': {e}"))?;
+    }
+    // The settings the table's rows do not show, when a run changed them from the preset's.
+    let changed: Vec<String> = [
+        overrides.mu.map(|v| format!("μ = {v}")),
+        overrides
+            .tolerance
+            .map(|v| format!("stepper.newton_tolerance = {v:e}")),
+        overrides
+            .max_sweeps
+            .map(|v| format!("stepper.nsgs_max_sweeps = {v}")),
+        overrides.margin.map(|v| format!("contact_margin = {v} m")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !changed.is_empty() {
+        out.push_str(&format!(
+            "\nChanged from the presets: {}.\n",
+            changed.join(", ")
+        ));
     }
     Ok(out)
 }

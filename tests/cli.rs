@@ -298,6 +298,58 @@ fn bench_pile_takes_sleeping_thresholds() {
     );
 }
 
+/// `bench-pile --max-sweeps K --margin M` runs with `stepper.nsgs_max_sweeps` and
+/// `contact_margin` set, and names them under the table. One sweep (and one MPRGP product) cannot solve the frictional
+/// problems of a landing pile of 100 to the relative tolerance 1e-8, so the capped run
+/// reports unconverged steps, where the shipped cap leaves fewer; values out of range are
+/// refused with exit 2, naming the option and the range.
+#[test]
+fn bench_pile_takes_a_sweep_cap_and_a_margin() {
+    let unconverged = |extra: &[&str]| {
+        let mut args = vec![
+            "bench-pile",
+            "--n",
+            "100",
+            "--presets",
+            "pile-2d",
+            "--steppers",
+            "nsga",
+            "--steps",
+            "200",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = contactlab(&args, None);
+        assert_eq!(code, 0, "{err}");
+        if !extra.is_empty() {
+            assert!(
+                out.contains("stepper.nsgs_max_sweeps = 1, contact_margin = 0.03 m"),
+                "the changed settings named under the table: {out}"
+            );
+        }
+        let row = out
+            .lines()
+            .find(|l| l.starts_with("| pile-2d | 100 | nsga"))
+            .unwrap_or_else(|| panic!("no row in {out}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[12].parse::<u64>().unwrap(), 0, "escaped in {row}");
+        cells[13].parse::<u64>().unwrap()
+    };
+    let capped = unconverged(&["--max-sweeps", "1", "--margin", "0.03"]);
+    let shipped = unconverged(&[]);
+    assert!(
+        capped > shipped && capped >= 50,
+        "one sweep: {capped} unconverged steps of 200, the shipped cap {shipped}"
+    );
+    for (option, value, range) in [
+        ("--max-sweeps", "0", "[1, 100000]"),
+        ("--margin", "-1", "[0, 100]"),
+    ] {
+        let (code, _, err) = contactlab(&["bench-pile", option, value], None);
+        assert_eq!(code, 2);
+        assert!(err.contains(option) && err.contains(range), "{err}");
+    }
+}
+
 /// The first line of `solver-compare`'s output and the number of problems it kept
 /// ("…: K of S large-island problems").
 fn recorded(out: &str) -> (&str, usize) {
