@@ -206,92 +206,70 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--steppers" => steppers = list(),
             "--presets" => presets = list(),
             "--steps" => {
-                steps = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=1_000_000).contains(n))
-                    .ok_or_else(|| {
-                        format!("--steps: a whole number in [1, 1000000], got '{value}'")
-                    })?;
+                steps = crate::cli_args::number_in(
+                    "--steps",
+                    value,
+                    1..=1_000_000,
+                    "a whole number in [1, 1000000]",
+                )?;
             }
             "--mu" => {
-                overrides.mu = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|m: &f64| m.is_finite() && *m >= 0.0)
-                        .ok_or_else(|| {
-                            format!("--mu: a friction coefficient ≥ 0, got '{value}'")
-                        })?,
-                );
+                overrides.mu = Some(crate::cli_args::number_in(
+                    "--mu",
+                    value,
+                    0.0..=f64::MAX,
+                    "a friction coefficient ≥ 0",
+                )?);
             }
             "--tolerance" => {
-                overrides.tolerance = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|t: &f64| (1e-16..=1e-2).contains(t))
-                        .ok_or_else(|| {
-                            format!("--tolerance: a relative residual in [1e-16, 1e-2] (as stepper.newton_tolerance), got '{value}'")
-                        })?,
-                );
+                overrides.tolerance = Some(crate::cli_args::number_in(
+                    "--tolerance",
+                    value,
+                    1e-16..=1e-2,
+                    "a relative residual in [1e-16, 1e-2] (as stepper.newton_tolerance)",
+                )?);
             }
             "--margin" => {
-                overrides.margin = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|m: &f64| (0.0..=100.0).contains(m))
-                        .ok_or_else(|| {
-                            format!(
-                                "--margin: metres in [0, 100] (as contact_margin), got '{value}'"
-                            )
-                        })?,
-                );
+                overrides.margin = Some(crate::cli_args::number_in(
+                    "--margin",
+                    value,
+                    0.0..=100.0,
+                    "metres in [0, 100] (as contact_margin)",
+                )?);
             }
             "--max-sweeps" => {
-                overrides.max_sweeps = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|k: &u64| (1..=100_000).contains(k))
-                        .ok_or_else(|| {
-                            format!("--max-sweeps: a whole number in [1, 100000] (as stepper.nsgs_max_sweeps), got '{value}'")
-                        })?,
-                );
+                overrides.max_sweeps = Some(crate::cli_args::number_in(
+                    "--max-sweeps",
+                    value,
+                    1..=100_000,
+                    "a whole number in [1, 100000] (as stepper.nsgs_max_sweeps)",
+                )?);
             }
             "--repeat" => {
-                repeat = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=100).contains(n))
-                    .ok_or_else(|| {
-                        format!("--repeat: a whole number in [1, 100], got '{value}'")
-                    })?;
+                repeat = crate::cli_args::number_in(
+                    "--repeat",
+                    value,
+                    1..=100,
+                    "a whole number in [1, 100]",
+                )?;
             }
             "--sleep-speed" => {
                 sleep = true;
-                overrides.sleep_speed = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| (1e-9..=10.0).contains(s))
-                        .ok_or_else(|| {
-                            format!("--sleep-speed: m/s in [1e-9, 10] (as stepper.sleep_speed), got '{value}'")
-                        })?,
-                );
+                overrides.sleep_speed = Some(crate::cli_args::number_in(
+                    "--sleep-speed",
+                    value,
+                    1e-9..=10.0,
+                    "m/s in [1e-9, 10] (as stepper.sleep_speed)",
+                )?);
             }
             "--sleep-time" => {
                 sleep = true;
-                overrides.sleep_time = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|t: &f64| (0.0..=1000.0).contains(t))
-                        .ok_or_else(|| {
-                            format!("--sleep-time: seconds in [0, 1000] (as stepper.sleep_time), got '{value}'")
-                        })?,
-                );
+                overrides.sleep_time = Some(crate::cli_args::number_in(
+                    "--sleep-time",
+                    value,
+                    0.0..=1000.0,
+                    "seconds in [0, 1000] (as stepper.sleep_time)",
+                )?);
             }
             "--trace" => trace_path = Some(value.clone()),
             "--budget" => {

@@ -108,19 +108,6 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     t
 }
 
-fn parse<T: std::str::FromStr>(
-    name: &str,
-    value: &str,
-    ok: impl Fn(&T) -> bool,
-    range: &str,
-) -> Result<T, String> {
-    value
-        .parse()
-        .ok()
-        .filter(ok)
-        .ok_or_else(|| format!("{name}: {range}, got '{value}'"))
-}
-
 /// Parses the options, records the trajectory's problems and solves them under each
 /// setting; returns the Markdown table.
 pub fn run(args: &[String]) -> Result<String, String> {
@@ -150,42 +137,42 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--preset" => preset = value.clone(),
             "--stepper" => stepper = value.clone(),
             "--n" => {
-                n = parse(
+                n = crate::cli_args::number_in(
                     "--n",
                     value,
-                    |n| (1..=1000).contains(n),
+                    1..=1000,
                     "a whole number in [1, 1000]",
                 )?
             }
             "--steps" => {
-                steps = parse(
+                steps = crate::cli_args::number_in(
                     "--steps",
                     value,
-                    |n| (1..=100_000).contains(n),
+                    1..=100_000,
                     "a whole number in [1, 100000]",
                 )?;
             }
             "--from" => {
-                from = parse(
+                from = crate::cli_args::number_in(
                     "--from",
                     value,
-                    |s: &usize| *s <= 1_000_000,
+                    0..=1_000_000,
                     "a step in [0, 1000000]",
                 )?;
             }
             "--every" => {
-                every = parse(
+                every = crate::cli_args::number_in(
                     "--every",
                     value,
-                    |n| (1..=1000).contains(n),
+                    1..=1000,
                     "a whole number in [1, 1000]",
                 )?;
             }
             "--mu" => {
-                mu = Some(parse(
+                mu = Some(crate::cli_args::number_in(
                     "--mu",
                     value,
-                    |m: &f64| m.is_finite() && *m >= 0.0,
+                    0.0..=f64::MAX,
                     "a friction coefficient ≥ 0",
                 )?)
             }
