@@ -34,6 +34,18 @@ struct Overrides {
     sleep_time: Option<f64>,
 }
 
+impl Overrides {
+    /// True when a setting other than μ (which the preset takes as a parameter) changes the
+    /// preset's scene.
+    fn changes_scene(&self) -> bool {
+        self.tolerance.is_some()
+            || self.max_sweeps.is_some()
+            || self.margin.is_some()
+            || self.sleep_speed.is_some()
+            || self.sleep_time.is_some()
+    }
+}
+
 /// One benchmark run's figures.
 struct PileRow {
     preset: String,
@@ -82,13 +94,7 @@ fn run_one(
         set.push(("gamma".into(), 1e-3));
     }
     let mut sim = Simulation::from_preset(preset, &set).map_err(|e| e.to_string())?;
-    let scene_changes = [
-        overrides.tolerance,
-        overrides.sleep_speed,
-        overrides.sleep_time,
-        overrides.margin,
-    ];
-    if scene_changes.iter().any(Option::is_some) || overrides.max_sweeps.is_some() {
+    if overrides.changes_scene() {
         let mut scene = sim.scene().clone();
         if let Some(tolerance) = overrides.tolerance {
             scene.stepper.newton_tolerance = tolerance;

@@ -299,10 +299,10 @@ fn bench_pile_takes_sleeping_thresholds() {
 }
 
 /// `bench-pile --max-sweeps K --margin M` runs with `stepper.nsgs_max_sweeps` and
-/// `contact_margin` set, and names them under the table. One sweep (and one MPRGP product) cannot solve the frictional
-/// problems of a landing pile of 100 to the relative tolerance 1e-8, so the capped run
-/// reports unconverged steps, where the shipped cap leaves fewer; values out of range are
-/// refused with exit 2, naming the option and the range.
+/// `contact_margin` set, and names them under the table. One sweep (and one MPRGP product)
+/// cannot solve the frictional problems of a landing pile of 100 to the relative tolerance
+/// 1e-8, so the capped run reports unconverged steps, where the shipped cap leaves fewer;
+/// values out of range are refused with exit 2, naming the option and the range.
 #[test]
 fn bench_pile_takes_a_sweep_cap_and_a_margin() {
     let unconverged = |extra: &[&str]| {
