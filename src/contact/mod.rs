@@ -353,6 +353,8 @@ struct DetectWork {
     colliders: Vec<Collider<'static>>,
     bounds: Vec<Bounds>,
     pairs: Vec<(usize, usize)>,
+    /// The broad phase's pairs kept between calls (a settled pile keeps its neighbours).
+    kept: crate::geometry::kept_pairs::KeptPairs,
 }
 
 thread_local! {
@@ -402,7 +404,8 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
         bounds_into(system, &colliders, &mut work.bounds);
         // The pairs come in key order, so the contacts come out (nearly) sorted and the sort
         // below moves little (a contact with its rows is over a kilobyte).
-        crate::geometry::broad_phase::candidate_pairs_into(&work.bounds, margin, &mut work.pairs);
+        work.kept
+            .candidate_pairs_into(&work.bounds, margin, &mut work.pairs);
         // Room for a contact a pair (more only where a pair has several), counted from the
         // contacts found so far, not from the kept ones.
         out.reserve((found_count + work.pairs.len()).saturating_sub(out.len()));

@@ -40,11 +40,20 @@ const WIDEN: f64 = 1e-6;
 
 /// Up to this many bounded bodies every pair is tested directly: 24·23/2 = 276 cube tests
 /// cost less than hashing the bodies into the grid and probing 27 cells each.
-const ALL_PAIRS_UP_TO: usize = 24;
+pub(crate) const ALL_PAIRS_UP_TO: usize = 24;
 
 /// Levels above the smallest bodies' (sides grow 4× a level: 4³⁰ ≈ 10¹⁸ covers any pair
 /// of sizes within the scene limits).
 const MAX_LEVEL: u32 = 30;
+
+/// True when the bounding cubes of two bounded bodies, each grown by half the `margin`,
+/// overlap: their centres differ by at most eᵢ + eⱼ along each axis, e = r + margin/2. (The
+/// one test of the grid and of [`super::kept_pairs`], so that both keep the same pairs.)
+pub fn cubes_overlap(a: &Bounds, b: &Bounds, margin: f64) -> bool {
+    let reach = (a.radius + 0.5 * margin) + (b.radius + 0.5 * margin);
+    let d = a.centre - b.centre;
+    d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
+}
 
 /// The candidate pairs (i < j) of bodies whose bounding cubes, grown by `margin`, overlap.
 pub fn candidate_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
@@ -127,11 +136,7 @@ fn pairs_by(
         }
     }
     let half = |i: usize| bodies[i].radius + 0.5 * margin;
-    let cubes_overlap = |i: usize, j: usize| {
-        let reach = half(i) + half(j);
-        let d = bodies[i].centre - bodies[j].centre;
-        d.x.abs() <= reach && d.y.abs() <= reach && d.z.abs() <= reach
-    };
+    let cubes_overlap = |i: usize, j: usize| cubes_overlap(&bodies[i], &bodies[j], margin);
     // A few bodies: every pair, without building the grid (same pairs, fewer instructions).
     if bounded.len() <= all_pairs_up_to {
         for (k, &i) in bounded.iter().enumerate() {
@@ -226,19 +231,13 @@ fn pairs_by(
     pairs.dedup();
 }
 
+/// Bodies and pairs for the tests of this module and of [`super::kept_pairs`].
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
 
-    /// [`pairs_by`] in fresh work lists.
-    fn pairs_by_fresh(bodies: &[Bounds], margin: f64, up_to: usize) -> Vec<(usize, usize)> {
-        let mut pairs = Vec::new();
-        pairs_by(bodies, margin, up_to, &mut GridWork::default(), &mut pairs);
-        pairs
-    }
-
     /// Every pair by brute force, for comparison.
-    fn all_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
+    pub(crate) fn all_pairs(bodies: &[Bounds], margin: f64) -> Vec<(usize, usize)> {
         let mut pairs = Vec::new();
         for i in 0..bodies.len() {
             for j in i + 1..bodies.len() {
@@ -259,7 +258,7 @@ mod tests {
     }
 
     /// A small deterministic generator (splitmix64) for scattered bodies.
-    fn scatter(seed: u64, count: usize, sizes: &[f64], extent: f64) -> Vec<Bounds> {
+    pub(crate) fn scatter(seed: u64, count: usize, sizes: &[f64], extent: f64) -> Vec<Bounds> {
         let mut state = seed;
         let mut next = || {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -275,6 +274,19 @@ mod tests {
                 fixed: k % 7 == 3,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{all_pairs, scatter};
+    use super::*;
+
+    /// [`pairs_by`] in fresh work lists.
+    fn pairs_by_fresh(bodies: &[Bounds], margin: f64, up_to: usize) -> Vec<(usize, usize)> {
+        let mut pairs = Vec::new();
+        pairs_by(bodies, margin, up_to, &mut GridWork::default(), &mut pairs);
+        pairs
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod cuboid_cuboid;
 pub mod cuboid_plane;
 pub mod disk_disk;
 pub mod disk_plane;
+pub mod kept_pairs;
 pub mod spatial_beam_pairs;
 pub mod sphere_cuboid;
 pub mod sphere_plane;
