@@ -165,6 +165,13 @@ impl BlockDiagonalMass {
     /// of bodies in the system). Its indices are strictly ascending (blocks in offset order,
     /// each block's rows in order), which [`JacobianRow::dot_sorted_row`] relies on.
     pub fn inverse_times_row(&self, row: &JacobianRow) -> JacobianRow {
+        self.inverse_times_grouped_row(row)
+            .unwrap_or_else(|| self.inverse_times_any_row(row))
+    }
+
+    /// [`Self::inverse_times_row`] for any row: entries in any order, an index repeated,
+    /// entries outside every block (left out).
+    fn inverse_times_any_row(&self, row: &JacobianRow) -> JacobianRow {
         let mut entries = RowEntries::new();
         let mut touched: SmallVec<[usize; 12]> = row
             .entries
@@ -204,6 +211,67 @@ impl BlockDiagonalMass {
             }
         }
         JacobianRow { entries }
+    }
+
+    /// [`Self::inverse_times_row`] for the usual contact row: each body's entries one run,
+    /// strictly ascending, every index inside a block (two bodies' six entries each, or one
+    /// body's against a fixed one). The runs are taken in block order and each is multiplied
+    /// as the general path multiplies the same entries, so the result is the same bit for
+    /// bit, without collecting, sorting and filtering the blocks; None for any other row.
+    fn inverse_times_grouped_row(&self, row: &JacobianRow) -> Option<JacobianRow> {
+        // (block, first entry, end) of each run; a contact row has at most two.
+        let mut runs: SmallVec<[(usize, usize, usize); 2]> = SmallVec::new();
+        let mut start = 0;
+        let entries = &row.entries;
+        while start < entries.len() {
+            let k = self.block_of(entries[start].0)?;
+            let b = &self.blocks[k];
+            let inside = b.offset..b.offset + b.m.nrows();
+            let mut end = start + 1;
+            while end < entries.len() && inside.contains(&entries[end].0) {
+                if entries[end].0 <= entries[end - 1].0 {
+                    return None;
+                }
+                end += 1;
+            }
+            // A block met twice (its entries not one run) goes the general way.
+            if runs.iter().any(|&(other, _, _)| other == k) {
+                return None;
+            }
+            runs.push((k, start, end));
+            start = end;
+        }
+        runs.sort_unstable_by_key(|&(k, _, _)| k);
+        let mut out = RowEntries::new();
+        for &(k, first, end) in &runs {
+            let b = &self.blocks[k];
+            let n = b.m.nrows();
+            let run = &entries[first..end];
+            if b.diagonal {
+                // y_c = 0 + M⁻¹_cc a_c, one product per index, kept unless it is zero (±0
+                // alike, as the general path drops them).
+                for &(j, a) in run {
+                    let c = j - b.offset;
+                    let y = b.m_inv[(c, c)] * a;
+                    if y != 0.0 {
+                        out.push((j, y));
+                    }
+                }
+            } else {
+                let mut y: SmallVec<[f64; 6]> = smallvec![0.0; n];
+                for &(j, a) in run {
+                    for (yk, m) in y.iter_mut().zip(b.m_inv.column(j - b.offset).iter()) {
+                        *yk += m * a;
+                    }
+                }
+                for (k, &yk) in y.iter().enumerate() {
+                    if yk != 0.0 {
+                        out.push((b.offset + k, yk));
+                    }
+                }
+            }
+        }
+        Some(JacobianRow { entries: out })
     }
 
     /// Every generalized-velocity index of the blocks holding some of `dofs`, sorted: the
@@ -279,6 +347,76 @@ mod tests {
             let inverse = dense.clone().try_inverse().unwrap();
             assert!((mass.apply(&x) - &dense * &x).amax() <= 1e-14);
             assert!((mass.apply_inverse(&x) - &inverse * &x).amax() <= 1e-14);
+        }
+    }
+
+    /// M⁻¹ Jᵢᵀ of a contact row takes the grouped path, other rows the general one, and both
+    /// give the same entries bit for bit, equal to the dense product.
+    #[test]
+    fn a_row_times_the_inverse_mass_is_the_same_on_both_paths() {
+        let sphere = DMatrix::from_diagonal(&DVector::from_vec(vec![2.0, 2.0, 0.5]));
+        let full = DMatrix::from_row_slice(3, 3, &[4.0, 1.0, 0.0, 1.0, 3.0, 0.5, 0.0, 0.5, 2.0]);
+        // Blocks at 0, 3 and 6; index 9 belongs to none (a fixed body's).
+        let mass = BlockDiagonalMass::new(
+            10,
+            vec![(0, sphere.clone()), (3, full), (6, sphere.clone())],
+        );
+        let row = |e: &[(usize, f64)]| JacobianRow {
+            entries: e.iter().copied().collect(),
+        };
+        let grouped = [
+            // The second body's entries first, as a contact row of B against A has them.
+            row(&[
+                (6, 0.3),
+                (7, -1.1),
+                (8, 0.7),
+                (0, 1.0),
+                (1, -2.0),
+                (2, 0.25),
+            ]),
+            row(&[(3, 1.5), (4, 0.0), (5, -0.5), (6, -0.3), (8, 2.0)]),
+            row(&[(0, 0.0), (1, -0.0), (2, 1e-300)]),
+            row(&[]),
+        ];
+        let general = [
+            row(&[(0, 1.0), (6, 0.5), (1, 2.0)]),  // a block met twice
+            row(&[(1, 1.0), (0, 2.0)]),            // descending within a block
+            row(&[(3, 1.0), (3, -0.5), (4, 2.0)]), // an index repeated
+            row(&[(0, 1.0), (9, 3.0)]),            // an index outside every block
+        ];
+        // (Index 9 has no mass: the inverse is of the blocks' 9 × 9.)
+        let inverse = mass
+            .to_dense()
+            .view((0, 0), (9, 9))
+            .clone_owned()
+            .try_inverse()
+            .unwrap();
+        for (r, takes_grouped) in grouped
+            .iter()
+            .map(|r| (r, true))
+            .chain(general.iter().map(|r| (r, false)))
+        {
+            assert_eq!(
+                mass.inverse_times_grouped_row(r).is_some(),
+                takes_grouped,
+                "{r:?}"
+            );
+            let (fast, any) = (mass.inverse_times_row(r), mass.inverse_times_any_row(r));
+            assert_eq!(fast, any, "{r:?}");
+            for pair in fast.entries.windows(2) {
+                assert!(pair[0].0 < pair[1].0, "{r:?}: indices strictly ascending");
+            }
+            // Against the dense M⁻¹ Jᵀ over the blocks' indices.
+            let mut j = DVector::zeros(10);
+            for &(i, a) in r.entries.iter().filter(|e| e.0 < 9) {
+                j[i] += a;
+            }
+            let expected = &inverse * j.rows(0, 9);
+            let mut got = DVector::zeros(9);
+            for &(i, a) in &fast.entries {
+                got[i] = a;
+            }
+            assert!((got - expected).amax() <= 1e-14, "{r:?}");
         }
     }
 }
