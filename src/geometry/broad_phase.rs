@@ -136,12 +136,12 @@ fn pairs_by(
         }
     }
     let half = |i: usize| bodies[i].radius + 0.5 * margin;
-    let cubes_overlap = |i: usize, j: usize| cubes_overlap(&bodies[i], &bodies[j], margin);
+    let overlap = |i: usize, j: usize| cubes_overlap(&bodies[i], &bodies[j], margin);
     // A few bodies: every pair, without building the grid (same pairs, fewer instructions).
     if bounded.len() <= all_pairs_up_to {
         for (k, &i) in bounded.iter().enumerate() {
             for &j in &bounded[k + 1..] {
-                if cubes_overlap(i, j) {
+                if overlap(i, j) {
                     keep(i, j);
                 }
             }
@@ -218,7 +218,7 @@ fn pairs_by(
                         };
                         for &(_, j) in &sorted[first..end] {
                             let once = other > level || j < i;
-                            if once && cubes_overlap(i, j) {
+                            if once && overlap(i, j) {
                                 keep(i, j);
                             }
                         }

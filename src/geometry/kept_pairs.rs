@@ -19,9 +19,9 @@
 //! neighbour lists, Verlet 1967; Box2D's and Rapier's fattened bounding boxes are the same
 //! idea.)
 //!
-//! The skin is a quarter of the smallest bounded body's half extent r + m/2: a pile at rest
-//! never rebuilds, and a step of a landing pile (a centimetre at 2.5 m/s) rebuilds about
-//! once. The reuse test leaves a tenth of the skin unused, far above the rounding of the
+//! The skin is a quarter of the smallest bounded body's half extent r + m/2 (16 mm for the
+//! `pile` preset's spheres): a pile at rest never rebuilds, and a landing pile, whose
+//! fastest spheres move about a centimetre a step, rebuilds every step or two. The reuse test leaves a tenth of the skin unused, far above the rounding of the
 //! coordinate differences; where even that is not so (coordinates 10⁹ skins from the origin)
 //! the list is rebuilt on every call, exact as the grid.
 
