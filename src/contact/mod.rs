@@ -353,8 +353,9 @@ struct DetectWork {
     colliders: Vec<Collider<'static>>,
     bounds: Vec<Bounds>,
     pairs: Vec<(usize, usize)>,
-    /// The broad phase's pairs kept between calls (a settled pile keeps its neighbours).
-    kept: crate::geometry::kept_pairs::KeptPairs,
+    /// The broad phase's pairs kept between calls (a settled pile keeps its neighbours),
+    /// a list for each of a few scenes stepped in turn.
+    kept: crate::geometry::kept_pairs::KeptPairLists,
 }
 
 thread_local! {

@@ -21,9 +21,13 @@
 //!
 //! The skin is a quarter of the smallest bounded body's half extent r + m/2 (16 mm for the
 //! `pile` preset's spheres): a pile at rest never rebuilds, and a landing pile, whose
-//! fastest spheres move about a centimetre a step, rebuilds every step or two. The reuse test leaves a tenth of the skin unused, far above the rounding of the
-//! coordinate differences; where even that is not so (coordinates 10⁹ skins from the origin)
-//! the list is rebuilt on every call, exact as the grid.
+//! fastest spheres move about a centimetre a step, rebuilds every step or two. The reuse
+//! test leaves a tenth of the skin unused, far above the rounding of the coordinate
+//! differences; where even that is not so (coordinates 10⁹ skins from the origin) the list
+//! is rebuilt on every call, exact as the grid.
+//!
+//! Detection keeps a few lists per thread ([`KeptPairLists`]): live figures on one page
+//! step their simulations in turn on one thread, and each finds its own list still holding.
 
 use super::broad_phase::{ALL_PAIRS_UP_TO, Bounds, candidate_pairs_into, cubes_overlap};
 
@@ -60,15 +64,14 @@ impl KeptPairs {
         margin: f64,
         out: &mut Vec<(usize, usize)>,
     ) {
-        let bounded = bodies.iter().filter(|b| b.radius.is_finite()).count();
-        if bounded <= ALL_PAIRS_UP_TO {
-            // A few bodies are paired directly by the grid's module, cheaper than any list.
-            candidate_pairs_into(bodies, margin, out);
-            return;
-        }
         if !self.holds_for(bodies, margin) {
             self.build(bodies, margin);
         }
+        self.filter_into(bodies, margin, out);
+    }
+
+    /// The kept pairs whose cubes overlap now (all of them against an unbounded body).
+    fn filter_into(&self, bodies: &[Bounds], margin: f64, out: &mut Vec<(usize, usize)>) {
         out.clear();
         out.extend(self.pairs.iter().copied().filter(|&(i, j)| {
             let (a, b) = (&bodies[i], &bodies[j]);
@@ -121,6 +124,65 @@ impl KeptPairs {
         self.anchors.extend_from_slice(bodies);
         candidate_pairs_into(bodies, margin + 2.0 * self.skin, &mut self.pairs);
         self.builds += 1;
+    }
+}
+
+/// Lists kept per thread: several simulations stepping in turn on one thread (live figures
+/// on one page) each keep their own.
+const LISTS: usize = 4;
+
+/// A few [`KeptPairs`], one per scene that detection is asked about in turn.
+#[derive(Debug, Default)]
+pub struct KeptPairLists {
+    lists: Vec<(KeptPairs, u64)>,
+    /// Calls so far: each list remembers the last call that used it.
+    calls: u64,
+}
+
+impl KeptPairLists {
+    /// [`KeptPairs::candidate_pairs_into`] from a list that holds for `bodies`; without one,
+    /// a new list is built while there are fewer than four, else the one unused the longest
+    /// is rebuilt. (A moving pile so cycles through the four; checking them costs a few
+    /// comparisons a body, nothing beside the narrow phase.) Scenes of up to 24 bounded
+    /// bodies are paired directly by the grid's module, cheaper than any list.
+    pub fn candidate_pairs_into(
+        &mut self,
+        bodies: &[Bounds],
+        margin: f64,
+        out: &mut Vec<(usize, usize)>,
+    ) {
+        let bounded = bodies.iter().filter(|b| b.radius.is_finite()).count();
+        if bounded <= ALL_PAIRS_UP_TO {
+            candidate_pairs_into(bodies, margin, out);
+            return;
+        }
+        self.calls += 1;
+        // The list used last first: a simulation stepped alone finds its own at once.
+        let holds = |k: usize| self.lists[k].0.holds_for(bodies, margin);
+        let last = (0..self.lists.len()).max_by_key(|&k| self.lists[k].1);
+        let held = last
+            .filter(|&k| holds(k))
+            .or_else(|| (0..self.lists.len()).find(|&k| Some(k) != last && holds(k)));
+        let slot = held.unwrap_or_else(|| {
+            let slot = if self.lists.len() < LISTS {
+                self.lists.push((KeptPairs::default(), 0));
+                self.lists.len() - 1
+            } else {
+                (0..self.lists.len())
+                    .min_by_key(|&k| self.lists[k].1)
+                    .unwrap_or(0)
+            };
+            self.lists[slot].0.build(bodies, margin);
+            slot
+        });
+        let (list, used) = &mut self.lists[slot];
+        *used = self.calls;
+        list.filter_into(bodies, margin, out);
+    }
+
+    /// How many times any list has been built.
+    pub fn builds(&self) -> u64 {
+        self.lists.iter().map(|(list, _)| list.builds).sum()
     }
 }
 
@@ -207,5 +269,48 @@ mod tests {
         kept.candidate_pairs_into(&bodies, 0.04, &mut pairs);
         assert_eq!(kept.builds(), 5);
         assert_eq!(pairs, all_pairs(&bodies, 0.04));
+    }
+
+    #[test]
+    fn scenes_stepped_in_turn_keep_a_list_each() {
+        // Two piles of 300 on one page, stepped in turn: one build each while they rest.
+        let mut scenes = [
+            scatter(11, 300, &[0.05], 1.0),
+            scatter(12, 300, &[0.05], 1.0),
+        ];
+        let (mut lists, mut pairs) = (KeptPairLists::default(), Vec::new());
+        for round in 0..20u64 {
+            for (k, bodies) in scenes.iter_mut().enumerate() {
+                shake(bodies, 100 * round + k as u64, 1e-5);
+                lists.candidate_pairs_into(bodies, 0.03, &mut pairs);
+                assert_eq!(
+                    pairs,
+                    candidate_pairs(bodies, 0.03),
+                    "scene {k}, round {round}"
+                );
+            }
+        }
+        assert_eq!(lists.builds(), 2);
+        // Five scenes in turn outgrow the four lists: each call rebuilds the one unused the
+        // longest, and the pairs are still the grid's.
+        let five: Vec<Vec<Bounds>> = (0..5).map(|k| scatter(20 + k, 100, &[0.05], 1.0)).collect();
+        let mut lists = KeptPairLists::default();
+        for round in 0..3 {
+            for (k, bodies) in five.iter().enumerate() {
+                lists.candidate_pairs_into(bodies, 0.03, &mut pairs);
+                assert_eq!(
+                    pairs,
+                    candidate_pairs(bodies, 0.03),
+                    "scene {k}, round {round}"
+                );
+            }
+        }
+        assert_eq!(lists.builds(), 15);
+        // A scene of up to 24 bodies is paired directly, without a list.
+        let few = scatter(30, 24, &[0.05], 1.0);
+        let mut lists = KeptPairLists::default();
+        lists.candidate_pairs_into(&few, 0.03, &mut pairs);
+        assert_eq!(pairs, all_pairs(&few, 0.03));
+        assert_eq!(lists.builds(), 0);
     }
 }
