@@ -213,7 +213,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--presets" => presets = list(),
             "--steps" => {
                 steps = crate::cli_args::number_in(
-                    "--steps",
+                    a,
                     value,
                     1..=1_000_000,
                     "a whole number in [1, 1000000]",
@@ -221,7 +221,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             "--mu" => {
                 overrides.mu = Some(crate::cli_args::number_in(
-                    "--mu",
+                    a,
                     value,
                     0.0..=f64::MAX,
                     "a friction coefficient ≥ 0",
@@ -229,7 +229,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             "--tolerance" => {
                 overrides.tolerance = Some(crate::cli_args::number_in(
-                    "--tolerance",
+                    a,
                     value,
                     1e-16..=1e-2,
                     "a relative residual in [1e-16, 1e-2] (as stepper.newton_tolerance)",
@@ -237,7 +237,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             "--margin" => {
                 overrides.margin = Some(crate::cli_args::number_in(
-                    "--margin",
+                    a,
                     value,
                     0.0..=100.0,
                     "metres in [0, 100] (as contact_margin)",
@@ -245,24 +245,20 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             "--max-sweeps" => {
                 overrides.max_sweeps = Some(crate::cli_args::number_in(
-                    "--max-sweeps",
+                    a,
                     value,
                     1..=100_000,
                     "a whole number in [1, 100000] (as stepper.nsgs_max_sweeps)",
                 )?);
             }
             "--repeat" => {
-                repeat = crate::cli_args::number_in(
-                    "--repeat",
-                    value,
-                    1..=100,
-                    "a whole number in [1, 100]",
-                )?;
+                repeat =
+                    crate::cli_args::number_in(a, value, 1..=100, "a whole number in [1, 100]")?;
             }
             "--sleep-speed" => {
                 sleep = true;
                 overrides.sleep_speed = Some(crate::cli_args::number_in(
-                    "--sleep-speed",
+                    a,
                     value,
                     1e-9..=10.0,
                     "m/s in [1e-9, 10] (as stepper.sleep_speed)",
@@ -271,7 +267,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--sleep-time" => {
                 sleep = true;
                 overrides.sleep_time = Some(crate::cli_args::number_in(
-                    "--sleep-time",
+                    a,
                     value,
                     0.0..=1000.0,
                     "seconds in [0, 1000] (as stepper.sleep_time)",

@@ -137,40 +137,27 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--preset" => preset = value.clone(),
             "--stepper" => stepper = value.clone(),
             "--n" => {
-                n = crate::cli_args::number_in(
-                    "--n",
-                    value,
-                    1..=1000,
-                    "a whole number in [1, 1000]",
-                )?
+                n = crate::cli_args::number_in(a, value, 1..=1000, "a whole number in [1, 1000]")?
             }
             "--steps" => {
                 steps = crate::cli_args::number_in(
-                    "--steps",
+                    a,
                     value,
                     1..=100_000,
                     "a whole number in [1, 100000]",
                 )?;
             }
             "--from" => {
-                from = crate::cli_args::number_in(
-                    "--from",
-                    value,
-                    0..=1_000_000,
-                    "a step in [0, 1000000]",
-                )?;
+                from =
+                    crate::cli_args::number_in(a, value, 0..=1_000_000, "a step in [0, 1000000]")?;
             }
             "--every" => {
-                every = crate::cli_args::number_in(
-                    "--every",
-                    value,
-                    1..=1000,
-                    "a whole number in [1, 1000]",
-                )?;
+                every =
+                    crate::cli_args::number_in(a, value, 1..=1000, "a whole number in [1, 1000]")?;
             }
             "--mu" => {
                 mu = Some(crate::cli_args::number_in(
-                    "--mu",
+                    a,
                     value,
                     0.0..=f64::MAX,
                     "a friction coefficient ≥ 0",

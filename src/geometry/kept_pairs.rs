@@ -273,42 +273,30 @@ mod tests {
 
     #[test]
     fn scenes_stepped_in_turn_keep_a_list_each() {
-        // Two piles of 300 on one page, stepped in turn: one build each while they rest.
-        let mut scenes = [
-            scatter(11, 300, &[0.05], 1.0),
-            scatter(12, 300, &[0.05], 1.0),
-        ];
-        let (mut lists, mut pairs) = (KeptPairLists::default(), Vec::new());
-        for round in 0..20u64 {
-            for (k, bodies) in scenes.iter_mut().enumerate() {
-                shake(bodies, 100 * round + k as u64, 1e-5);
-                lists.candidate_pairs_into(bodies, 0.03, &mut pairs);
-                assert_eq!(
-                    pairs,
-                    candidate_pairs(bodies, 0.03),
-                    "scene {k}, round {round}"
-                );
+        // Steps `scenes` in turn for `rounds`, each shaken by `amplitude` first, checking the
+        // pairs against the grid's; returns how many lists were built.
+        fn in_turn(scenes: &mut [Vec<Bounds>], rounds: u64, amplitude: f64) -> u64 {
+            let (mut lists, mut pairs) = (KeptPairLists::default(), Vec::new());
+            for round in 0..rounds {
+                for (k, bodies) in scenes.iter_mut().enumerate() {
+                    shake(bodies, 100 * round + k as u64, amplitude);
+                    lists.candidate_pairs_into(bodies, 0.03, &mut pairs);
+                    let grid = candidate_pairs(bodies, 0.03);
+                    assert_eq!(pairs, grid, "scene {k}, round {round}");
+                }
             }
+            lists.builds()
         }
-        assert_eq!(lists.builds(), 2);
+        // Two piles of 300 on one page, stepped in turn: one build each while they rest.
+        let mut two = [11, 12].map(|seed| scatter(seed, 300, &[0.05], 1.0));
+        assert_eq!(in_turn(&mut two, 20, 1e-5), 2);
         // Five scenes in turn outgrow the four lists: each call rebuilds the one unused the
         // longest, and the pairs are still the grid's.
-        let five: Vec<Vec<Bounds>> = (0..5).map(|k| scatter(20 + k, 100, &[0.05], 1.0)).collect();
-        let mut lists = KeptPairLists::default();
-        for round in 0..3 {
-            for (k, bodies) in five.iter().enumerate() {
-                lists.candidate_pairs_into(bodies, 0.03, &mut pairs);
-                assert_eq!(
-                    pairs,
-                    candidate_pairs(bodies, 0.03),
-                    "scene {k}, round {round}"
-                );
-            }
-        }
-        assert_eq!(lists.builds(), 15);
+        let mut five = [20, 21, 22, 23, 24].map(|seed| scatter(seed, 100, &[0.05], 1.0));
+        assert_eq!(in_turn(&mut five, 3, 0.0), 15);
         // A scene of up to 24 bodies is paired directly, without a list.
         let few = scatter(30, 24, &[0.05], 1.0);
-        let mut lists = KeptPairLists::default();
+        let (mut lists, mut pairs) = (KeptPairLists::default(), Vec::new());
         lists.candidate_pairs_into(&few, 0.03, &mut pairs);
         assert_eq!(pairs, all_pairs(&few, 0.03));
         assert_eq!(lists.builds(), 0);
