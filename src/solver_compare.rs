@@ -15,7 +15,8 @@ use contactlab::laws::anderson::MAX_DEPTH;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
 use contactlab::laws::sparse::{
-    ANDERSON, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS, SparseOptions,
+    ANDERSON, INCOMPLETE_CHOLESKY, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS,
+    SparseOptions,
 };
 
 /// What one setting did over all the problems.
@@ -32,8 +33,9 @@ struct Tally {
 enum Setting {
     /// The block-sparse solver with this Levenberg–Marquardt factor, these Newton–Krylov
     /// rounds, this many sweeps between them, this Anderson depth and this many sweeps
-    /// between two evaluations of the residual.
-    Sparse(f64, KrylovOptions, usize, usize, usize),
+    /// between two evaluations of the residual; MPRGP preconditioned by incomplete Cholesky
+    /// or not.
+    Sparse(f64, KrylovOptions, usize, usize, usize, Option<f64>),
     /// W formed and solved densely (the small islands' solver): a reference.
     Dense(LawSolver),
 }
@@ -42,8 +44,8 @@ impl Setting {
     /// The first two columns of its line in the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(levenberg, round, sweeps, anderson, every) => format!(
-                "{levenberg} | {}/{}/{}/{} | {sweeps}{} | {every}",
+            Self::Sparse(levenberg, round, sweeps, anderson, every, ic) => format!(
+                "{levenberg} | {}/{}/{}/{} | {sweeps}{}{} | {every}",
                 round.max_newton,
                 round.max_inner,
                 round.restart,
@@ -52,6 +54,12 @@ impl Setting {
                     format!(" (Anderson {anderson})")
                 } else {
                     String::new()
+                },
+                // MPRGP's preconditioner, named where it is not the shipped one.
+                match ic {
+                    _ if ic == INCOMPLETE_CHOLESKY => String::new(),
+                    Some(t) => format!(" (MPRGP by IC refactored past {t})"),
+                    None => " (MPRGP by Jacobi)".to_string(),
                 }
             ),
             Self::Dense(solver) => format!("dense {solver:?} | — | — | —"),
@@ -73,16 +81,16 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     for p in problems {
         let start = Instant::now();
         let solution = match setting {
-            Setting::Sparse(levenberg, round, round_sweeps, anderson, residual_every) => {
-                p.solve(SparseOptions {
+            Setting::Sparse(levenberg, round, round_sweeps, anderson, residual_every, ic) => p
+                .solve(SparseOptions {
                     levenberg,
                     round,
                     round_sweeps,
                     anderson,
                     residual_every,
+                    incomplete_cholesky: ic,
                     ..SparseOptions::standard(&p.options)
-                })
-            }
+                }),
             Setting::Dense(solver) => p.solve_dense(solver),
         };
         t.seconds += start.elapsed().as_secs_f64();
@@ -122,6 +130,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut round_sweeps = vec![ROUND_SWEEPS];
     let mut depths = vec![ANDERSON];
     let mut residual_every = vec![RESIDUAL_EVERY];
+    let mut preconditioners = vec![INCOMPLETE_CHOLESKY];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -179,6 +188,23 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 residual_every =
                     crate::cli_args::whole_numbers("--residual-every", value, 1, 1000)?;
             }
+            "--mprgp" => {
+                preconditioners = value
+                    .split(',')
+                    .map(|s| match s.strip_prefix("ic:") {
+                        _ if s == "jacobi" => Some(None),
+                        Some(t) => t
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|t| (0.0..=1.0).contains(t))
+                            .map(Some),
+                        None => None,
+                    })
+                    .collect::<Option<Vec<Option<f64>>>>()
+                    .ok_or_else(|| {
+                        format!("--mprgp: 'jacobi' or 'ic:F' (F in [0, 1], the fraction of rows that change sides before the factor is formed again) separated by commas, got '{value}'")
+                    })?;
+            }
             "--anderson" => {
                 depths = crate::cli_args::whole_numbers("--anderson", value, 0, MAX_DEPTH)?
             }
@@ -219,7 +245,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --from, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --residual-every, --anderson, --dense"
+                    "unknown option '{other}'; options: --preset, --stepper, --n, --steps, --from, --every, --mu, --resistance, --list, --levenberg, --rounds, --round-sweeps, --residual-every, --anderson, --mprgp, --dense"
                 ));
             }
         }
@@ -271,10 +297,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .flat_map(|&f| rounds.iter().map(move |&r| (f, r)))
         .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| (f, r, k)))
         .flat_map(|(f, r, k)| depths.iter().map(move |&m| (f, r, k, m)))
-        .flat_map(|(f, r, k, m)| {
-            residual_every
+        .flat_map(|(f, r, k, m)| residual_every.iter().map(move |&e| (f, r, k, m, e)))
+        .flat_map(|(f, r, k, m, e)| {
+            preconditioners
                 .iter()
-                .map(move |&e| Setting::Sparse(f, r, k, m, e))
+                .map(move |&ic| Setting::Sparse(f, r, k, m, e, ic))
         })
         .chain(dense.map(Setting::Dense));
     for setting in settings {

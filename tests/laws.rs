@@ -218,6 +218,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
                 anderson: sparse::ANDERSON,
                 residual_every: sparse::RESIDUAL_EVERY,
                 mprgp: sparse::MPRGP,
+                incomplete_cholesky: sparse::INCOMPLETE_CHOLESKY,
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

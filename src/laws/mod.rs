@@ -31,6 +31,7 @@
 pub mod anderson;
 pub mod assembly;
 pub mod capture;
+mod incomplete_cholesky;
 mod mprgp;
 pub mod newton_krylov;
 pub mod nsgs;

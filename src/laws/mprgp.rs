@@ -57,12 +57,27 @@ pub(super) struct Workspace {
     beta: Vec<f64>,
     p: Vec<f64>,
     ap: Vec<f64>,
+    z: Vec<f64>,
+    free: Vec<bool>,
+}
+
+/// A preconditioner of the conjugate-gradient steps on the free set, in the scaled
+/// variables: any symmetric positive definite P_F gives the same answer, in fewer steps the
+/// closer P_F is to Ŵ_FF (`laws/incomplete_cholesky.rs`). Without one the steps are plain
+/// conjugate gradients on the Jacobi-scaled problem.
+pub(super) trait FacePreconditioner {
+    /// Called once a solve, before [`Self::apply`], with S's diagonal (Ŵ = S W S).
+    fn scaled_by(&mut self, scale: &[f64]);
+    /// z = P_F⁻¹ r on the free set `free`, zero off it.
+    fn apply(&mut self, free: &[bool], r: &[f64], z: &mut [f64]);
 }
 
 /// Solves the normal law from the feasible `lambda` (every entry ≥ 0), in place; `diagonal`
 /// holds W's diagonal. `product(v, out)` writes W v; `done(λ, u)` says whether
 /// (λ, u = u_free + Wλ, u as updated along the iteration) meets the caller's stopping rule.
-/// Returns the number of products of W spent.
+/// `preconditioner` preconditions the conjugate-gradient steps (none: plain). Returns the
+/// number of products of W spent.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve(
     diagonal: &[f64],
     u_free: &[f64],
@@ -70,6 +85,7 @@ pub(super) fn solve(
     mut product: impl FnMut(&[f64], &mut [f64]),
     mut done: impl FnMut(&[f64], &[f64]) -> bool,
     max_products: usize,
+    mut preconditioner: Option<&mut dyn FacePreconditioner>,
     work: &mut Workspace,
 ) -> usize {
     let n = lambda.len();
@@ -86,15 +102,33 @@ pub(super) fn solve(
         beta,
         p,
         ap,
+        z,
+        free,
     } = work;
-    for x in [&mut *s, scaled, out, v, wv, y, g, u, phi, beta, p, ap] {
+    for x in [&mut *s, scaled, out, v, wv, y, g, u, phi, beta, p, ap, z] {
         zeroed(x, n);
     }
+    free.clear();
+    free.resize(n, false);
     // s = diag(W)^-½; Ŵ = S W S, y = λ / s, ĝ = s ∘ u.
     for (si, &d) in s.iter_mut().zip(diagonal) {
         *si = if d > 0.0 { 1.0 / d.sqrt() } else { 1.0 };
     }
     let s = &*s;
+    if let Some(pc) = preconditioner.as_deref_mut() {
+        pc.scaled_by(s);
+    }
+    // z = P_F⁻¹ φ on the free set of y (φ itself without a preconditioner).
+    let mut precondition =
+        |y: &[f64], phi: &[f64], z: &mut [f64]| match preconditioner.as_deref_mut() {
+            None => z.copy_from_slice(phi),
+            Some(pc) => {
+                for (f, &yi) in free.iter_mut().zip(y) {
+                    *f = yi > 0.0;
+                }
+                pc.apply(free, phi, z);
+            }
+        };
     let mut apply = |v: &[f64], result: &mut [f64], products: &mut usize| {
         for i in 0..n {
             scaled[i] = s[i] * v[i];
@@ -145,7 +179,8 @@ pub(super) fn solve(
         }
     };
     free_gradient(y, g, phi);
-    p.copy_from_slice(phi);
+    precondition(y, phi, z);
+    p.copy_from_slice(z);
     loop {
         for i in 0..n {
             lambda[i] = s[i] * y[i];
@@ -165,8 +200,9 @@ pub(super) fn solve(
             apply(p, ap, &mut products);
             let curvature = dot(p, ap);
             if curvature.is_nan() || curvature <= 0.0 {
-                // p in W's null space: restart along the free gradient.
-                p.copy_from_slice(phi);
+                // p in W's null space: restart along the (preconditioned) free gradient.
+                precondition(y, phi, z);
+                p.copy_from_slice(z);
                 continue;
             }
             let alpha_cg = dot(g, p) / curvature;
@@ -180,9 +216,10 @@ pub(super) fn solve(
                     g[i] -= alpha_cg * ap[i];
                 }
                 free_gradient(y, g, phi);
-                let gamma = dot(phi, ap) / curvature;
+                precondition(y, phi, z);
+                let gamma = dot(z, ap) / curvature;
                 for i in 0..n {
-                    p[i] = phi[i] - gamma * p[i];
+                    p[i] = z[i] - gamma * p[i];
                 }
             } else {
                 // Expansion: to the bound, then a projected gradient step of length ᾱ.
@@ -197,7 +234,8 @@ pub(super) fn solve(
                 apply(y, g, &mut products);
                 add_free(g);
                 free_gradient(y, g, phi);
-                p.copy_from_slice(phi);
+                precondition(y, phi, z);
+                p.copy_from_slice(z);
             }
         } else {
             // Proportioning: lift the multipliers whose chopped gradient asks for it.
@@ -212,7 +250,8 @@ pub(super) fn solve(
                 g[i] -= alpha * ap[i];
             }
             free_gradient(y, g, phi);
-            p.copy_from_slice(phi);
+            precondition(y, phi, z);
+            p.copy_from_slice(z);
         }
     }
 }
@@ -254,6 +293,7 @@ mod tests {
                     <= tolerance
             },
             10_000,
+            None,
             &mut Workspace::default(),
         );
         (lambda, products)

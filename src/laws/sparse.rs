@@ -139,6 +139,49 @@ pub const RESIDUAL_EVERY: usize = 1;
 /// (planar pile of 1000) and 0.72 (3-D pile of 1000) times their time.
 pub const MPRGP: bool = true;
 
+/// MPRGP's conjugate gradients preconditioned in face by IC(0) of Ŵ_FF
+/// (`laws/incomplete_cholesky.rs`), the factor formed again when more than this fraction of
+/// the rows have changed sides (free to bound or back) since it was formed; in between, the
+/// rows that joined F are scaled by Jacobi alone. On the recorded position-level problems
+/// (`contactlab solver-compare --mprgp jacobi,ic:0,ic:0.01,ic:0.05,ic:0.2`, seconds; the
+/// products of W fell to a third or a half), Jacobi scaling against IC refactored on every
+/// change and past 1 %:
+///
+/// | problems | Jacobi | IC, every change | IC, past 1 % |
+/// |---|---|---|---|
+/// | 3-D pile of 1000, settled (34, steps 850–950) | 0.725 | 0.400 | |
+/// | 3-D pile of 1000, landing (29, steps 100–300) | 1.030 | 1.197 | 0.909 |
+/// | planar pile of 1000, settled (66, steps 500–700) | 0.628 | 0.305 | 0.303 |
+/// | planar pile of 1000, landing (60, steps 100–400) | 1.139 | 0.826 | 0.706 |
+///
+/// A landing pile's free set changes every few products, and forming the factor on every
+/// change cost more than it saved (docs/benchmarks.md, twenty-ninth sitting).
+pub const INCOMPLETE_CHOLESKY: Option<f64> = Some(0.01);
+
+/// The incomplete Cholesky factor of a normal-only problem's rows as MPRGP's preconditioner.
+struct RowsPreconditioner<'a> {
+    factor: &'a mut super::incomplete_cholesky::IncompleteCholesky,
+    /// Form the factor again when more than this fraction of the rows changed sides.
+    refactor: f64,
+    rows: &'a [JacobianRow],
+    inverse_mass_rows: &'a [JacobianRow],
+    dofs: usize,
+}
+
+impl super::mprgp::FacePreconditioner for RowsPreconditioner<'_> {
+    fn scaled_by(&mut self, scale: &[f64]) {
+        self.factor
+            .assemble(self.rows, self.inverse_mass_rows, scale, self.dofs);
+    }
+
+    fn apply(&mut self, free: &[bool], r: &[f64], z: &mut [f64]) {
+        if self.factor.mismatch(free) as f64 > self.refactor * free.len() as f64 {
+            self.factor.factor(free);
+        }
+        self.factor.apply(free, r, z);
+    }
+}
+
 /// History depth of the Anderson acceleration of the sweeps: off. Tried on the recorded
 /// problems of the piles (`contactlab solver-compare --anderson 3,8`, docs/benchmarks.md):
 /// beside the Newton–Krylov rounds it converged fewer problems (3-D pile of 100 under
@@ -288,6 +331,11 @@ pub struct SparseOptions {
     /// Problems of normal rows only (a large island's position level) by MPRGP
     /// (`laws/mprgp.rs`) before any sweep.
     pub mprgp: bool,
+    /// MPRGP's conjugate-gradient steps preconditioned by an incomplete Cholesky factor of
+    /// Ŵ on the free set (`laws/incomplete_cholesky.rs`; [`INCOMPLETE_CHOLESKY`]), formed
+    /// again when more than this fraction of the rows have changed sides; None: Jacobi
+    /// scaling alone.
+    pub incomplete_cholesky: Option<f64>,
 }
 
 impl SparseOptions {
@@ -302,6 +350,7 @@ impl SparseOptions {
             anderson: ANDERSON,
             residual_every: RESIDUAL_EVERY,
             mprgp: MPRGP,
+            incomplete_cholesky: INCOMPLETE_CHOLESKY,
         }
     }
 }
@@ -338,6 +387,7 @@ struct SparseScratch {
     jacobian: JacobianStorage,
     krylov: KrylovWorkspace,
     mprgp: super::mprgp::Workspace,
+    incomplete_cholesky: super::incomplete_cholesky::IncompleteCholesky,
     diagonal: Vec<f64>,
     augmentation: Vec<f64>,
 }
@@ -477,6 +527,13 @@ fn solve_in(
         && blocks.iter().all(|b| block_len(b) == 1 && !b.bilateral)
     {
         let (diagonal, augmentation) = (&mut scratch.diagonal, &mut scratch.augmentation);
+        let mut preconditioner = RowsPreconditioner {
+            factor: &mut scratch.incomplete_cholesky,
+            refactor: sparse.incomplete_cholesky.unwrap_or(0.0),
+            rows,
+            inverse_mass_rows: inv,
+            dofs,
+        };
         diagonal.clear();
         diagonal.extend(locals.iter().map(|l| l.w[0]));
         augmentation.clear();
@@ -498,6 +555,9 @@ fn solve_in(
                 worst <= options.tolerance * scale_of(lam)
             },
             max_sweeps,
+            sparse
+                .incomplete_cholesky
+                .map(|_| &mut preconditioner as &mut dyn super::mprgp::FacePreconditioner),
             &mut scratch.mprgp,
         );
         iterations += products;
