@@ -32,7 +32,9 @@ pub(super) struct IncompleteCholesky {
     /// Row i's entries are `starts[i]..starts[i + 1]` of `columns` and `values`, columns
     /// ascending, the diagonal last.
     starts: Vec<usize>,
-    columns: Vec<usize>,
+    /// (32-bit: the apply is bound by the memory it walks; the contact limits keep a
+    /// problem far below 2³² rows.)
+    columns: Vec<u32>,
     values: Vec<f64>,
     /// L on the same pattern (entries off the free set are zero).
     factor: Vec<f64>,
@@ -66,6 +68,7 @@ impl IncompleteCholesky {
         dofs: usize,
     ) {
         let n = rows.len();
+        debug_assert!(u32::try_from(n).is_ok(), "{n} rows");
         // The rows touching each coordinate, by counting sort.
         self.dof_starts.clear();
         self.dof_starts.resize(dofs + 1, 0);
@@ -117,7 +120,7 @@ impl IncompleteCholesky {
                     .iter()
                     .map(|&(d, b)| self.scattered[d] * b)
                     .sum();
-                self.columns.push(j);
+                self.columns.push(j as u32);
                 self.values.push(scale[i] * w * scale[j]);
             }
             for &(d, _) in &row.entries {
@@ -164,7 +167,7 @@ impl IncompleteCholesky {
                 continue;
             }
             for e in start..diagonal {
-                let k = self.columns[e];
+                let k = self.columns[e] as usize;
                 if !free[k] {
                     continue;
                 }
@@ -214,7 +217,7 @@ impl IncompleteCholesky {
             let (start, diagonal) = (self.starts[i], self.starts[i + 1] - 1);
             let mut s = if free[i] { r[i] } else { 0.0 };
             for e in start..diagonal {
-                s -= self.factor[e] * x[self.columns[e]];
+                s -= self.factor[e] * x[self.columns[e] as usize];
             }
             x[i] = s / self.factor[diagonal];
         }
@@ -228,7 +231,7 @@ impl IncompleteCholesky {
             let zi = x[i] / self.factor[diagonal];
             z[i] = if free[i] { zi } else { 0.0 };
             for e in start..diagonal {
-                x[self.columns[e]] -= self.factor[e] * zi;
+                x[self.columns[e] as usize] -= self.factor[e] * zi;
             }
         }
     }
