@@ -485,4 +485,48 @@ fn solver_compare_solves_a_recorded_pile_again() {
     let (code, _, err) = contactlab(&["solver-compare", "--dense", "pgs"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--dense") && err.contains("'pgs'"), "{err}");
+    for bad in ["ic:2", "cholesky", "ic:", "jacobi,ic:-0.1"] {
+        let (code, _, err) = contactlab(&["solver-compare", "--mprgp", bad], None);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.contains("--mprgp") && err.contains("[0, 1]") && err.contains(bad),
+            "{err}"
+        );
+    }
+}
+
+/// `solver-compare --mprgp` solves the position level's problems by MPRGP with Jacobi
+/// scaling alone and with the incomplete Cholesky preconditioner (formed on every change,
+/// and past a fraction of rows changing sides): every setting converges every problem.
+#[test]
+fn solver_compare_varies_mprgp_s_preconditioner() {
+    let (code, out, err) = contactlab(
+        &[
+            "solver-compare",
+            "--n",
+            "30",
+            "--steps",
+            "40",
+            "--levenberg",
+            "10",
+            "--mprgp",
+            "jacobi,ic:0,ic:0.5",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (head, count) = recorded(&out);
+    assert!(count >= 2, "{head}");
+    for label in [
+        "50 (MPRGP by Jacobi)",
+        "50 (MPRGP by IC refactored past 0)",
+        "50 (MPRGP by IC refactored past 0.5)",
+    ] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(&format!("| 10 | 10/10/10/0.98 | {label} |")))
+            .unwrap_or_else(|| panic!("no row for {label} in\n{out}"));
+        let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
+        assert_eq!(converged, count, "{row}");
+    }
 }
