@@ -363,6 +363,31 @@ fn recorded(out: &str) -> (&str, usize) {
     (head, count)
 }
 
+/// `solver-compare` over 40 steps of the pile of 30 with the options `extra`: its output,
+/// its error stream and the number of problems it kept. The lattice's 2 cm gaps are inside
+/// the contact margin: one island of over 60 rows from the first step, two problems a step
+/// (velocity and position level) until the falling layers part.
+fn compare_pile_of_30(extra: &[&str]) -> (String, String, usize) {
+    let mut args = vec!["solver-compare", "--n", "30", "--steps", "40"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = contactlab(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let (head, count) = recorded(&out);
+    assert!(count >= 2, "{head}");
+    (out, err, count)
+}
+
+/// Asserts that `solver-compare`'s table has a row starting with `start` and that its
+/// setting converged all `count` problems.
+fn converged_everywhere(out: &str, start: &str, count: usize) {
+    let row = out
+        .lines()
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("no row {start} in\n{out}"));
+    let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
+    assert_eq!(converged, count, "{row}");
+}
+
 /// `solver-compare` records a pile's large-island problems and solves each again under
 /// every factor: a pile of 30 under NSGA converges at every step, so every recorded problem
 /// must converge again from its recorded warm start, with plain Newton and with the
@@ -370,33 +395,19 @@ fn recorded(out: &str) -> (&str, usize) {
 /// islands' dense Newton (`--dense newton`), its answers judged by the same residual.
 #[test]
 fn solver_compare_solves_a_recorded_pile_again() {
-    let (code, out, err) = contactlab(
-        &[
-            "solver-compare",
-            "--n",
-            "30",
-            "--steps",
-            "40",
-            "--levenberg",
-            "0,10",
-            "--round-sweeps",
-            "50,7",
-            "--anderson",
-            "0,8",
-            "--residual-every",
-            "1,3",
-            "--dense",
-            "newton",
-            "--list",
-        ],
-        None,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (head, count) = recorded(&out);
-    // The lattice's 2 cm gaps are inside the contact margin: one island of over 60 rows from
-    // the first step, two problems a step (velocity and position level) until the falling
-    // layers part.
-    assert!(count >= 2, "{head}");
+    let (out, err, count) = compare_pile_of_30(&[
+        "--levenberg",
+        "0,10",
+        "--round-sweeps",
+        "50,7",
+        "--anderson",
+        "0,8",
+        "--residual-every",
+        "1,3",
+        "--dense",
+        "newton",
+        "--list",
+    ]);
     for (factor, round) in [
         ("0", "10/10/10/0.98,50,1"),
         ("10", "10/10/10/0.98,50,1"),
@@ -407,12 +418,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
         ("dense Newton", "—,—,—"),
     ] {
         let columns = round.replace(',', " | ");
-        let row = out
-            .lines()
-            .find(|l| l.starts_with(&format!("| {factor} | {columns} |")))
-            .unwrap_or_else(|| panic!("no row for {factor}, {round} in\n{out}"));
-        let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
-        assert_eq!(converged, count, "{row}");
+        converged_everywhere(&out, &format!("| {factor} | {columns} |"), count);
         // One CSV line per problem: factor, round settings, sweeps per round, sweeps between
         // residuals, rows, converged, iterations, seconds, growth, residual, contacts, and
         // contacts above the tolerance (none, in a converged answer: its residual is the
@@ -500,33 +506,13 @@ fn solver_compare_solves_a_recorded_pile_again() {
 /// and past a fraction of rows changing sides): every setting converges every problem.
 #[test]
 fn solver_compare_varies_mprgp_s_preconditioner() {
-    let (code, out, err) = contactlab(
-        &[
-            "solver-compare",
-            "--n",
-            "30",
-            "--steps",
-            "40",
-            "--levenberg",
-            "10",
-            "--mprgp",
-            "jacobi,ic:0,ic:0.5",
-        ],
-        None,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (head, count) = recorded(&out);
-    assert!(count >= 2, "{head}");
+    let (out, _, count) =
+        compare_pile_of_30(&["--levenberg", "10", "--mprgp", "jacobi,ic:0,ic:0.5"]);
     for label in [
         "50 (MPRGP by Jacobi)",
         "50 (MPRGP by IC refactored past 0)",
         "50 (MPRGP by IC refactored past 0.5)",
     ] {
-        let row = out
-            .lines()
-            .find(|l| l.starts_with(&format!("| 10 | 10/10/10/0.98 | {label} |")))
-            .unwrap_or_else(|| panic!("no row for {label} in\n{out}"));
-        let converged: usize = row.split('|').nth(5).unwrap().trim().parse().unwrap();
-        assert_eq!(converged, count, "{row}");
+        converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
     }
 }

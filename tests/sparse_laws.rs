@@ -27,6 +27,23 @@ fn noise(k: usize) -> f64 {
     2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
 }
 
+/// The block-sparse solver on an assembled problem from no warm start.
+fn solve_sparse(
+    problem: &contactlab::laws::assembly::Assembled,
+    u_free: &DVector<f64>,
+    options: &NewtonOptions,
+    settings: sparse::SparseOptions,
+) -> contactlab::laws::LawSolution {
+    sparse::solve(
+        &problem.delassus,
+        u_free,
+        &problem.blocks,
+        None,
+        options,
+        settings,
+    )
+}
+
 /// Solves the velocity-level laws of `sim`'s contacts for a free velocity of the bodies
 /// (mostly into the floor and each other), densely and block-sparsely, and compares.
 fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
@@ -67,11 +84,9 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
         (100_000, true, 0, sparse::RESIDUAL_EVERY, true, Some(0.0)),
         (100_000, true, 0, sparse::RESIDUAL_EVERY, true, Some(0.5)),
     ] {
-        let sparse = sparse::solve(
-            &problem.delassus,
+        let sparse = solve_sparse(
+            &problem,
             &u_free,
-            &problem.blocks,
-            None,
             &options,
             sparse::SparseOptions {
                 max_sweeps,
@@ -345,17 +360,8 @@ fn a_demand_below_the_resolution_is_met_to_the_resolution() {
         mprgp: false,
         ..sparse::SparseOptions::standard(&strict)
     };
-    let solve_sparse = |options: &NewtonOptions| {
-        sparse::solve(
-            &problem.delassus,
-            &u_free,
-            &problem.blocks,
-            None,
-            options,
-            sweeps_only,
-        )
-    };
-    let (sparse_strict, sparse_resolved) = (solve_sparse(&strict), solve_sparse(&resolved));
+    let by_sweeps = |options: &NewtonOptions| solve_sparse(&problem, &u_free, options, sweeps_only);
+    let (sparse_strict, sparse_resolved) = (by_sweeps(&strict), by_sweeps(&resolved));
     let dense_strict = solve(&w, &u_free, &problem.blocks, None, &strict);
     let dense_resolved = solve(&w, &u_free, &problem.blocks, None, &resolved);
     for (name, s) in [
@@ -400,11 +406,9 @@ fn an_absolute_test_resolves_every_gap_beside_a_heavy_load() {
         absolute: true,
         ..NewtonOptions::default()
     };
-    let sparse_answer = sparse::solve(
-        &problem.delassus,
+    let sparse_answer = solve_sparse(
+        &problem,
         &u_free,
-        &problem.blocks,
-        None,
         &absolute,
         sparse::SparseOptions::standard(&absolute),
     );
@@ -476,21 +480,15 @@ fn incomplete_cholesky_preconditions_a_pyramid_s_position_problem() {
     let dense = solve(&w, &u_free, &problem.blocks, None, &options);
     assert!(dense.converged, "dense: {dense:?}");
     let u_dense = &u_free + &w * &dense.lambda;
-    let solve_sparse = |incomplete_cholesky: Option<f64>| {
-        sparse::solve(
-            &problem.delassus,
-            &u_free,
-            &problem.blocks,
-            None,
-            &options,
-            sparse::SparseOptions {
-                mprgp: true,
-                incomplete_cholesky,
-                ..sparse::SparseOptions::standard(&options)
-            },
-        )
+    let with = |incomplete_cholesky: Option<f64>| {
+        let settings = sparse::SparseOptions {
+            mprgp: true,
+            incomplete_cholesky,
+            ..sparse::SparseOptions::standard(&options)
+        };
+        solve_sparse(&problem, &u_free, &options, settings)
     };
-    let (jacobi, preconditioned) = (solve_sparse(None), solve_sparse(Some(0.0)));
+    let (jacobi, preconditioned) = (with(None), with(Some(0.0)));
     for (name, s) in [
         ("Jacobi", &jacobi),
         ("incomplete Cholesky", &preconditioned),
