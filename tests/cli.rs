@@ -507,11 +507,12 @@ fn solver_compare_solves_a_recorded_pile_again() {
 #[test]
 fn solver_compare_varies_mprgp_s_preconditioner() {
     let (out, _, count) =
-        compare_pile_of_30(&["--levenberg", "10", "--mprgp", "jacobi,ic:0,ic:0.5"]);
+        compare_pile_of_30(&["--levenberg", "10", "--mprgp", "jacobi,ic:0,ic:0.5,ic:1"]);
     for label in [
         "50 (MPRGP by Jacobi)",
         "50 (MPRGP by IC refactored past 0)",
         "50 (MPRGP by IC refactored past 0.5)",
+        "50 (MPRGP by IC refactored past 1)",
     ] {
         converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
     }

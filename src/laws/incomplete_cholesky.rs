@@ -132,10 +132,11 @@ impl IncompleteCholesky {
     }
 
     /// The rows whose membership in `free` differs from the free set the factor was formed
-    /// for (all of them before any factor).
+    /// for (usize::MAX before any factor of this problem, so that one is formed whatever the
+    /// threshold).
     pub(super) fn mismatch(&self, free: &[bool]) -> usize {
         if self.free.len() != free.len() {
-            return free.len();
+            return usize::MAX;
         }
         self.free.iter().zip(free).filter(|(a, b)| a != b).count()
     }
