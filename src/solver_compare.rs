@@ -15,7 +15,7 @@ use contactlab::laws::anderson::MAX_DEPTH;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
 use contactlab::laws::sparse::{
-    ANDERSON, INCOMPLETE_CHOLESKY, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS,
+    ANDERSON, HANDOVER, INCOMPLETE_CHOLESKY, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS,
     SparseOptions,
 };
 
@@ -28,14 +28,30 @@ struct Tally {
     worst_residual: f64,
 }
 
+/// The settings of the block-sparse solver that the comparison varies.
+#[derive(Clone, Copy)]
+struct Variant {
+    /// Levenberg–Marquardt factor of the Newton–Krylov rounds.
+    levenberg: f64,
+    /// The rounds' Newton steps and Krylov effort.
+    round: KrylovOptions,
+    /// Sweeps between two rounds.
+    sweeps: usize,
+    /// Anderson depth (0: off).
+    anderson: usize,
+    /// Sweeps between two evaluations of the residual.
+    every: usize,
+    /// MPRGP preconditioned by incomplete Cholesky (refactored past this fraction) or not.
+    ic: Option<f64>,
+    /// The sweeps' early handover to Newton (a pair's ratio) or none.
+    handover: Option<f64>,
+}
+
 /// One way to solve the recorded problems.
 #[derive(Clone, Copy)]
 enum Setting {
-    /// The block-sparse solver with this Levenberg–Marquardt factor, these Newton–Krylov
-    /// rounds, this many sweeps between them, this Anderson depth and this many sweeps
-    /// between two evaluations of the residual; MPRGP preconditioned by incomplete Cholesky
-    /// or not.
-    Sparse(f64, KrylovOptions, usize, usize, usize, Option<f64>),
+    /// The block-sparse solver so set.
+    Sparse(Variant),
     /// W formed and solved densely (the small islands' solver): a reference.
     Dense(LawSolver),
 }
@@ -44,8 +60,16 @@ impl Setting {
     /// The first two columns of its line in the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(levenberg, round, sweeps, anderson, every, ic) => format!(
-                "{levenberg} | {}/{}/{}/{} | {sweeps}{}{} | {every}",
+            Self::Sparse(Variant {
+                levenberg,
+                round,
+                sweeps,
+                anderson,
+                every,
+                ic,
+                handover,
+            }) => format!(
+                "{levenberg} | {}/{}/{}/{} | {sweeps}{}{}{} | {every}",
                 round.max_newton,
                 round.max_inner,
                 round.restart,
@@ -54,6 +78,12 @@ impl Setting {
                     format!(" (Anderson {anderson})")
                 } else {
                     String::new()
+                },
+                // The handover, named where it is not the shipped one.
+                match handover {
+                    _ if handover == HANDOVER => String::new(),
+                    Some(h) => format!(" (handover past {h})"),
+                    None => " (no handover)".to_string(),
                 },
                 // MPRGP's preconditioner, named where it is not the shipped one.
                 match ic {
@@ -81,16 +111,16 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
     for p in problems {
         let start = Instant::now();
         let solution = match setting {
-            Setting::Sparse(levenberg, round, round_sweeps, anderson, residual_every, ic) => p
-                .solve(SparseOptions {
-                    levenberg,
-                    round,
-                    round_sweeps,
-                    anderson,
-                    residual_every,
-                    incomplete_cholesky: ic,
-                    ..SparseOptions::standard(&p.options)
-                }),
+            Setting::Sparse(v) => p.solve(SparseOptions {
+                levenberg: v.levenberg,
+                round: v.round,
+                round_sweeps: v.sweeps,
+                anderson: v.anderson,
+                residual_every: v.every,
+                incomplete_cholesky: v.ic,
+                handover: v.handover,
+                ..SparseOptions::standard(&p.options)
+            }),
             Setting::Dense(solver) => p.solve_dense(solver),
         };
         t.seconds += start.elapsed().as_secs_f64();
@@ -131,6 +161,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut depths = vec![ANDERSON];
     let mut residual_every = vec![RESIDUAL_EVERY];
     let mut preconditioners = vec![INCOMPLETE_CHOLESKY];
+    let mut handovers = vec![HANDOVER];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -203,6 +234,22 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     .collect::<Option<Vec<Option<f64>>>>()
                     .ok_or_else(|| {
                         format!("--mprgp: 'jacobi' or 'ic:F' (F in [0, 1], the fraction of rows that change sides before the factor is formed again) separated by commas, got '{value}'")
+                    })?;
+            }
+            "--handover" => {
+                handovers = value
+                    .split(',')
+                    .map(|s| match s {
+                        "none" => Some(None),
+                        _ => s
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|r| *r > 0.0 && *r <= 1.0)
+                            .map(Some),
+                    })
+                    .collect::<Option<Vec<Option<f64>>>>()
+                    .ok_or_else(|| {
+                        format!("--handover: 'none' or a ratio in (0, 1] (a pair of sweeps that keeps more of the residual ends the round's sweeps) separated by commas, got '{value}'")
                     })?;
             }
             "--anderson" => {
@@ -298,10 +345,19 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .flat_map(|(f, r)| round_sweeps.iter().map(move |&k| (f, r, k)))
         .flat_map(|(f, r, k)| depths.iter().map(move |&m| (f, r, k, m)))
         .flat_map(|(f, r, k, m)| residual_every.iter().map(move |&e| (f, r, k, m, e)))
-        .flat_map(|(f, r, k, m, e)| {
-            preconditioners
-                .iter()
-                .map(move |&ic| Setting::Sparse(f, r, k, m, e, ic))
+        .flat_map(|(f, r, k, m, e)| preconditioners.iter().map(move |&ic| (f, r, k, m, e, ic)))
+        .flat_map(|(levenberg, round, sweeps, anderson, every, ic)| {
+            handovers.iter().map(move |&handover| {
+                Setting::Sparse(Variant {
+                    levenberg,
+                    round,
+                    sweeps,
+                    anderson,
+                    every,
+                    ic,
+                    handover,
+                })
+            })
         })
         .chain(dense.map(Setting::Dense));
     for setting in settings {

@@ -499,6 +499,27 @@ fn solver_compare_solves_a_recorded_pile_again() {
             "{err}"
         );
     }
+    for bad in ["0", "1.5", "never", "none,-0.2"] {
+        let (code, _, err) = contactlab(&["solver-compare", "--handover", bad], None);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.contains("--handover") && err.contains("(0, 1]") && err.contains(bad),
+            "{err}"
+        );
+    }
+}
+
+/// `solver-compare --handover` ends a round's sweeps once a pair of them keeps more than
+/// the ratio of the residual (0.5: as soon as the sweeps slow at all; 0.999: only when
+/// they have all but stopped), or never (`none`, as shipped): each setting converges every
+/// problem of the pile of 30, all of which the shipped solver converged along the run.
+#[test]
+fn solver_compare_varies_the_sweeps_handover() {
+    let (out, _, count) =
+        compare_pile_of_30(&["--levenberg", "10", "--handover", "none,0.5,0.999"]);
+    for label in ["50", "50 (handover past 0.5)", "50 (handover past 0.999)"] {
+        converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
+    }
 }
 
 /// `solver-compare --mprgp` solves the position level's problems by MPRGP with Jacobi

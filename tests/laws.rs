@@ -212,13 +212,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
             sparse::SparseOptions {
                 max_sweeps: 100_000,
                 polish: true,
-                levenberg: sparse::LEVENBERG,
-                round: sparse::ROUND_NEWTON,
-                round_sweeps: sparse::ROUND_SWEEPS,
-                anderson: sparse::ANDERSON,
-                residual_every: sparse::RESIDUAL_EVERY,
-                mprgp: sparse::MPRGP,
-                incomplete_cholesky: sparse::INCOMPLETE_CHOLESKY,
+                ..sparse::SparseOptions::standard(&options)
             },
         );
         assert!(block_sparse.converged, "{block_sparse:?}");

@@ -74,15 +74,66 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     // must sweeps that evaluate the residual only after every third one (the residual they
     // report is still the one at their answer). Normal rows only also go to MPRGP (the
     // shipped setting), with its conjugate gradients preconditioned by incomplete Cholesky
-    // and without, and without MPRGP to the sweeps.
-    for (max_sweeps, polish, anderson, residual_every, mprgp, incomplete_cholesky) in [
-        (100_000, false, 0, sparse::RESIDUAL_EVERY, false, None),
-        (8, true, 0, sparse::RESIDUAL_EVERY, false, None),
-        (100_000, false, 8, sparse::RESIDUAL_EVERY, false, None),
-        (100_000, false, 0, 3, false, None),
-        (100_000, true, 0, sparse::RESIDUAL_EVERY, true, None),
-        (100_000, true, 0, sparse::RESIDUAL_EVERY, true, Some(0.0)),
-        (100_000, true, 0, sparse::RESIDUAL_EVERY, true, Some(0.5)),
+    // and without, and without MPRGP to the sweeps. Rounds whose sweeps hand over to Newton
+    // as soon as a pair of them slows must land there too.
+    let handover = sparse::HANDOVER;
+    for (max_sweeps, polish, anderson, residual_every, mprgp, incomplete_cholesky, handover) in [
+        (
+            100_000,
+            false,
+            0,
+            sparse::RESIDUAL_EVERY,
+            false,
+            None,
+            handover,
+        ),
+        (8, true, 0, sparse::RESIDUAL_EVERY, false, None, handover),
+        (
+            100_000,
+            false,
+            8,
+            sparse::RESIDUAL_EVERY,
+            false,
+            None,
+            handover,
+        ),
+        (100_000, false, 0, 3, false, None, handover),
+        (
+            100_000,
+            true,
+            0,
+            sparse::RESIDUAL_EVERY,
+            true,
+            None,
+            handover,
+        ),
+        (
+            100_000,
+            true,
+            0,
+            sparse::RESIDUAL_EVERY,
+            true,
+            Some(0.0),
+            handover,
+        ),
+        (
+            100_000,
+            true,
+            0,
+            sparse::RESIDUAL_EVERY,
+            true,
+            Some(0.5),
+            handover,
+        ),
+        (
+            100_000,
+            true,
+            0,
+            sparse::RESIDUAL_EVERY,
+            false,
+            None,
+            Some(0.5),
+        ),
     ] {
         let sparse = solve_sparse(
             &problem,
@@ -98,6 +149,7 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
                 residual_every,
                 mprgp,
                 incomplete_cholesky,
+                handover,
             },
         );
         assert!(
