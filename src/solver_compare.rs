@@ -57,40 +57,35 @@ enum Setting {
 }
 
 impl Setting {
-    /// The first two columns of its line in the table.
+    /// The four columns that name it in its line of the table.
     fn columns(self) -> String {
         match self {
-            Self::Sparse(Variant {
-                levenberg,
-                round,
-                sweeps,
-                anderson,
-                every,
-                ic,
-                handover,
-            }) => format!(
-                "{levenberg} | {}/{}/{}/{} | {sweeps}{}{}{} | {every}",
-                round.max_newton,
-                round.max_inner,
-                round.restart,
-                round.stagnation,
-                if anderson > 0 {
-                    format!(" (Anderson {anderson})")
+            Self::Sparse(v) => format!(
+                "{} | {}/{}/{}/{} | {}{}{}{} | {}",
+                v.levenberg,
+                v.round.max_newton,
+                v.round.max_inner,
+                v.round.restart,
+                v.round.stagnation,
+                v.sweeps,
+                if v.anderson > 0 {
+                    format!(" (Anderson {})", v.anderson)
                 } else {
                     String::new()
                 },
                 // The handover, named where it is not the shipped one.
-                match handover {
-                    _ if handover == HANDOVER => String::new(),
+                match v.handover {
+                    h if h == HANDOVER => String::new(),
                     Some(h) => format!(" (handover past {h})"),
                     None => " (no handover)".to_string(),
                 },
                 // MPRGP's preconditioner, named where it is not the shipped one.
-                match ic {
-                    _ if ic == INCOMPLETE_CHOLESKY => String::new(),
+                match v.ic {
+                    ic if ic == INCOMPLETE_CHOLESKY => String::new(),
                     Some(t) => format!(" (MPRGP by IC refactored past {t})"),
                     None => " (MPRGP by Jacobi)".to_string(),
-                }
+                },
+                v.every
             ),
             Self::Dense(solver) => format!("dense {solver:?} | — | — | —"),
         }
