@@ -76,82 +76,50 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     // shipped setting), with its conjugate gradients preconditioned by incomplete Cholesky
     // and without, and without MPRGP to the sweeps. Rounds whose sweeps hand over to Newton
     // as soon as a pair of them slows must land there too.
-    let handover = sparse::HANDOVER;
-    for (max_sweeps, polish, anderson, residual_every, mprgp, incomplete_cholesky, handover) in [
-        (
-            100_000,
-            false,
-            0,
-            sparse::RESIDUAL_EVERY,
-            false,
-            None,
-            handover,
-        ),
-        (8, true, 0, sparse::RESIDUAL_EVERY, false, None, handover),
-        (
-            100_000,
-            false,
-            8,
-            sparse::RESIDUAL_EVERY,
-            false,
-            None,
-            handover,
-        ),
-        (100_000, false, 0, 3, false, None, handover),
-        (
-            100_000,
-            true,
-            0,
-            sparse::RESIDUAL_EVERY,
-            true,
-            None,
-            handover,
-        ),
-        (
-            100_000,
-            true,
-            0,
-            sparse::RESIDUAL_EVERY,
-            true,
-            Some(0.0),
-            handover,
-        ),
-        (
-            100_000,
-            true,
-            0,
-            sparse::RESIDUAL_EVERY,
-            true,
-            Some(0.5),
-            handover,
-        ),
-        (
-            100_000,
-            true,
-            0,
-            sparse::RESIDUAL_EVERY,
-            false,
-            None,
-            Some(0.5),
-        ),
+    let sweeps_alone = sparse::SparseOptions {
+        max_sweeps: 100_000,
+        polish: false,
+        mprgp: false,
+        incomplete_cholesky: None,
+        ..sparse::SparseOptions::standard(&options)
+    };
+    let mprgp = sparse::SparseOptions {
+        polish: true,
+        mprgp: true,
+        ..sweeps_alone
+    };
+    for settings in [
+        sweeps_alone,
+        sparse::SparseOptions {
+            max_sweeps: 8,
+            polish: true,
+            ..sweeps_alone
+        },
+        sparse::SparseOptions {
+            anderson: 8,
+            ..sweeps_alone
+        },
+        sparse::SparseOptions {
+            residual_every: 3,
+            ..sweeps_alone
+        },
+        mprgp,
+        sparse::SparseOptions {
+            incomplete_cholesky: Some(0.0),
+            ..mprgp
+        },
+        sparse::SparseOptions {
+            incomplete_cholesky: Some(0.5),
+            ..mprgp
+        },
+        sparse::SparseOptions {
+            polish: true,
+            handover: Some(0.5),
+            ..sweeps_alone
+        },
     ] {
-        let sparse = solve_sparse(
-            &problem,
-            &u_free,
-            &options,
-            sparse::SparseOptions {
-                max_sweeps,
-                polish,
-                levenberg: sparse::LEVENBERG,
-                round: sparse::ROUND_NEWTON,
-                round_sweeps: sparse::ROUND_SWEEPS,
-                anderson,
-                residual_every,
-                mprgp,
-                incomplete_cholesky,
-                handover,
-            },
-        );
+        let polish = settings.polish;
+        let sparse = solve_sparse(&problem, &u_free, &options, settings);
         assert!(
             sparse.converged,
             "sparse (polish {polish}): residual {} after {}",
