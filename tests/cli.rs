@@ -491,21 +491,22 @@ fn solver_compare_solves_a_recorded_pile_again() {
     let (code, _, err) = contactlab(&["solver-compare", "--dense", "pgs"], None);
     assert_eq!(code, 2);
     assert!(err.contains("--dense") && err.contains("'pgs'"), "{err}");
-    for bad in ["ic:2", "cholesky", "ic:", "jacobi,ic:-0.1"] {
-        let (code, _, err) = contactlab(&["solver-compare", "--mprgp", bad], None);
-        assert_eq!(code, 2, "{bad}");
-        assert!(
-            err.contains("--mprgp") && err.contains("[0, 1]") && err.contains(bad),
-            "{err}"
-        );
-    }
-    for bad in ["0", "1.5", "never", "none,-0.2"] {
-        let (code, _, err) = contactlab(&["solver-compare", "--handover", bad], None);
-        assert_eq!(code, 2, "{bad}");
-        assert!(
-            err.contains("--handover") && err.contains("(0, 1]") && err.contains(bad),
-            "{err}"
-        );
+    for (option, range, bads) in [
+        (
+            "--mprgp",
+            "[0, 1]",
+            ["ic:2", "cholesky", "ic:", "jacobi,ic:-0.1"],
+        ),
+        ("--handover", "(0, 1]", ["0", "1.5", "never", "none,-0.2"]),
+    ] {
+        for bad in bads {
+            let (code, _, err) = contactlab(&["solver-compare", option, bad], None);
+            assert_eq!(code, 2, "{option} {bad}");
+            assert!(
+                err.contains(option) && err.contains(range) && err.contains(bad),
+                "{err}"
+            );
+        }
     }
 }
 
