@@ -347,9 +347,10 @@ pub struct SparseOptions {
     /// Problems of normal rows only (a large island's position level) by MPRGP
     /// (`laws/mprgp.rs`) before any sweep.
     pub mprgp: bool,
-    /// A round's sweeps hand over to Newton–Krylov early, once a pair of sweeps keeps more
-    /// than this fraction of the residual (from the round's fourth sweep on; [`HANDOVER`]);
-    /// None: every round runs its `round_sweeps`.
+    /// A round's sweeps hand over to Newton–Krylov early, once the residual keeps more than
+    /// this fraction of its value two evaluations before (a pair of sweeps when it is
+    /// evaluated after each), from the round's fourth sweep on ([`HANDOVER`]); None: every
+    /// round runs its `round_sweeps`.
     pub handover: Option<f64>,
     /// MPRGP's conjugate-gradient steps preconditioned by an incomplete Cholesky factor of
     /// Ŵ on the free set (`laws/incomplete_cholesky.rs`; [`INCOMPLETE_CHOLESKY`]), formed
