@@ -16,7 +16,7 @@ use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
 use contactlab::laws::sparse::{
     ANDERSON, HANDOVER, INCOMPLETE_CHOLESKY, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS,
-    SparseOptions,
+    SparseOptions, WORKLIST,
 };
 
 /// What one setting did over all the problems.
@@ -45,6 +45,28 @@ struct Variant {
     ic: Option<f64>,
     /// The sweeps' early handover to Newton (a pair's ratio) or none.
     handover: Option<f64>,
+    /// A warm start relaxed on a worklist first (its threshold, a fraction of the
+    /// tolerance) or not.
+    worklist: Option<f64>,
+}
+
+/// A comma-separated list of `none` or fractions in (0, 1] for option `name`, whose
+/// fraction means `meaning`.
+fn none_or_fractions(name: &str, value: &str, meaning: &str) -> Result<Vec<Option<f64>>, String> {
+    value
+        .split(',')
+        .map(|s| match s {
+            "none" => Some(None),
+            _ => s
+                .parse::<f64>()
+                .ok()
+                .filter(|r| *r > 0.0 && *r <= 1.0)
+                .map(Some),
+        })
+        .collect::<Option<Vec<Option<f64>>>>()
+        .ok_or_else(|| {
+            format!("{name}: 'none' or a fraction in (0, 1] ({meaning}) separated by commas, got '{value}'")
+        })
 }
 
 /// One way to solve the recorded problems.
@@ -61,7 +83,7 @@ impl Setting {
     fn columns(self) -> String {
         match self {
             Self::Sparse(v) => format!(
-                "{} | {}/{}/{}/{} | {}{}{}{} | {}",
+                "{} | {}/{}/{}/{} | {}{}{}{}{} | {}",
                 v.levenberg,
                 v.round.max_newton,
                 v.round.max_inner,
@@ -78,6 +100,12 @@ impl Setting {
                     h if h == HANDOVER => String::new(),
                     Some(h) => format!(" (handover past {h})"),
                     None => " (no handover)".to_string(),
+                },
+                // The worklist, named where it is not the shipped one.
+                match v.worklist {
+                    t if t == WORKLIST => String::new(),
+                    Some(t) => format!(" (worklist past {t} of the tolerance)"),
+                    None => " (no worklist)".to_string(),
                 },
                 // MPRGP's preconditioner, named where it is not the shipped one.
                 match v.ic {
@@ -114,6 +142,7 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
                 residual_every: v.every,
                 incomplete_cholesky: v.ic,
                 handover: v.handover,
+                worklist: v.worklist,
                 ..SparseOptions::standard(&p.options)
             }),
             Setting::Dense(solver) => p.solve_dense(solver),
@@ -157,6 +186,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut residual_every = vec![RESIDUAL_EVERY];
     let mut preconditioners = vec![INCOMPLETE_CHOLESKY];
     let mut handovers = vec![HANDOVER];
+    let mut worklists = vec![WORKLIST];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -232,20 +262,18 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     })?;
             }
             "--handover" => {
-                handovers = value
-                    .split(',')
-                    .map(|s| match s {
-                        "none" => Some(None),
-                        _ => s
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|r| *r > 0.0 && *r <= 1.0)
-                            .map(Some),
-                    })
-                    .collect::<Option<Vec<Option<f64>>>>()
-                    .ok_or_else(|| {
-                        format!("--handover: 'none' or a ratio in (0, 1] (a pair of sweeps that keeps more of the residual ends the round's sweeps) separated by commas, got '{value}'")
-                    })?;
+                handovers = none_or_fractions(
+                    "--handover",
+                    value,
+                    "a pair of sweeps that keeps more of the residual ends the round's sweeps",
+                )?;
+            }
+            "--worklist" => {
+                worklists = none_or_fractions(
+                    "--worklist",
+                    value,
+                    "a warm start's contacts whose residual is above that fraction of the tolerance are relaxed first",
+                )?;
             }
             "--anderson" => {
                 depths = crate::cli_args::whole_numbers("--anderson", value, 0, MAX_DEPTH)?
@@ -341,19 +369,23 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .flat_map(|(f, r, k)| depths.iter().map(move |&m| (f, r, k, m)))
         .flat_map(|(f, r, k, m)| residual_every.iter().map(move |&e| (f, r, k, m, e)))
         .flat_map(|(f, r, k, m, e)| preconditioners.iter().map(move |&ic| (f, r, k, m, e, ic)))
-        .flat_map(|(levenberg, round, sweeps, anderson, every, ic)| {
-            handovers.iter().map(move |&handover| {
-                Setting::Sparse(Variant {
-                    levenberg,
-                    round,
-                    sweeps,
-                    anderson,
-                    every,
-                    ic,
-                    handover,
+        .flat_map(|(f, r, k, m, e, ic)| handovers.iter().map(move |&h| (f, r, k, m, e, ic, h)))
+        .flat_map(
+            |(levenberg, round, sweeps, anderson, every, ic, handover)| {
+                worklists.iter().map(move |&worklist| {
+                    Setting::Sparse(Variant {
+                        levenberg,
+                        round,
+                        sweeps,
+                        anderson,
+                        every,
+                        ic,
+                        handover,
+                        worklist,
+                    })
                 })
-            })
-        })
+            },
+        )
         .chain(dense.map(Setting::Dense));
     for setting in settings {
         let t = tally(&problems, setting, list);

@@ -498,6 +498,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
             ["ic:2", "cholesky", "ic:", "jacobi,ic:-0.1"],
         ),
         ("--handover", "(0, 1]", ["0", "1.5", "never", "none,-0.2"]),
+        ("--worklist", "(0, 1]", ["0", "2", "off", "none,-0.5"]),
     ] {
         for bad in bads {
             let (code, _, err) = contactlab(&["solver-compare", option, bad], None);
@@ -519,6 +520,21 @@ fn solver_compare_varies_the_sweeps_handover() {
     let (out, _, count) =
         compare_pile_of_30(&["--levenberg", "10", "--handover", "none,0.5,0.999"]);
     for label in ["50", "50 (handover past 0.5)", "50 (handover past 0.999)"] {
+        converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
+    }
+}
+
+/// `solver-compare --worklist` relaxes a warm start's contacts above a fraction of the
+/// tolerance first (0.1 and 1), or goes straight to the sweeps (`none`): each setting
+/// converges every problem of the pile of 30.
+#[test]
+fn solver_compare_varies_the_worklist() {
+    let (out, _, count) = compare_pile_of_30(&["--levenberg", "10", "--worklist", "none,0.1,1"]);
+    for label in [
+        "50 (no worklist)",
+        "50 (worklist past 0.1 of the tolerance)",
+        "50 (worklist past 1 of the tolerance)",
+    ] {
         converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
     }
 }

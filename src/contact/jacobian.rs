@@ -17,6 +17,13 @@ pub struct JacobianRow {
 }
 
 impl JacobianRow {
+    /// A row of the given (index, coefficient) entries.
+    pub fn from_entries(entries: &[(usize, f64)]) -> Self {
+        Self {
+            entries: entries.iter().copied().collect(),
+        }
+    }
+
     /// Jᵢ · v.
     pub fn dot(&self, v: &DVector<f64>) -> f64 {
         self.entries.iter().map(|&(j, a)| a * v[j]).sum()

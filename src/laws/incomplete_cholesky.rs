@@ -244,31 +244,26 @@ mod tests {
     use super::*;
     use nalgebra::DMatrix;
 
-    fn row(entries: &[(usize, f64)]) -> JacobianRow {
-        JacobianRow {
-            entries: entries.iter().copied().collect(),
-        }
-    }
-
     /// A chain of four unit masses on a line, each row the gap between neighbours (and the
     /// floor under the first): W tridiagonal, and IC(0) of a tridiagonal matrix is exact.
     #[test]
     fn on_a_chain_the_factor_is_exact() {
         let rows = vec![
-            row(&[(0, 1.0)]),
-            row(&[(0, -1.0), (1, 1.0)]),
-            row(&[(1, -1.0), (2, 1.0)]),
-            row(&[(2, -1.0), (3, 1.0)]),
+            JacobianRow::from_entries(&[(0, 1.0)]),
+            JacobianRow::from_entries(&[(0, -1.0), (1, 1.0)]),
+            JacobianRow::from_entries(&[(1, -1.0), (2, 1.0)]),
+            JacobianRow::from_entries(&[(2, -1.0), (3, 1.0)]),
         ];
         let masses = [1.0, 2.0, 0.5, 4.0];
         let inverse: Vec<JacobianRow> = rows
             .iter()
             .map(|r| {
-                row(&r
-                    .entries
-                    .iter()
-                    .map(|&(d, a)| (d, a / masses[d]))
-                    .collect::<Vec<_>>())
+                JacobianRow::from_entries(
+                    &r.entries
+                        .iter()
+                        .map(|&(d, a)| (d, a / masses[d]))
+                        .collect::<Vec<_>>(),
+                )
             })
             .collect();
         let w = DMatrix::from_fn(4, 4, |i, j| rows[i].dot_sorted_row(&inverse[j]));
@@ -310,7 +305,7 @@ mod tests {
                 let b = (a + step) % n;
                 let (lo, hi) = (a.min(b), a.max(b));
                 let c = 0.3 + 0.1 * ((a * 7 + step) % 5) as f64;
-                rows.push(row(&[
+                rows.push(JacobianRow::from_entries(&[
                     (2 * lo, c),
                     (2 * lo + 1, 1.0 - c),
                     (2 * hi, -c),
@@ -326,7 +321,7 @@ mod tests {
                     .iter()
                     .map(|&(d, a)| (d, a / (1.0 + (d / 2) as f64)))
                     .collect();
-                row(&scaled)
+                JacobianRow::from_entries(&scaled)
             })
             .collect();
         let scale = rows

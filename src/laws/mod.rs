@@ -42,6 +42,7 @@ pub mod solve_log;
 pub mod sparse;
 mod sparse_jacobian;
 mod thread_log;
+mod worklist;
 
 use nalgebra::{DMatrix, DVector};
 
