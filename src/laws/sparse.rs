@@ -353,7 +353,7 @@ fn solve_block(
 }
 
 /// One block update of Gauss–Seidel: what it reads (the problem and each contact's local
-/// data); the sweeps and the worklist ([`super::worklist`]) both make their updates here.
+/// data); the sweeps and the worklist (`worklist.rs`) both make their updates here.
 struct Relaxation<'a> {
     blocks: &'a [LawBlock],
     locals: &'a [LocalBlock],
@@ -436,7 +436,7 @@ pub struct SparseOptions {
     /// again when more than this fraction of the rows have changed sides; None: Jacobi
     /// scaling alone.
     pub incomplete_cholesky: Option<f64>,
-    /// A warm start is first relaxed on a worklist ([`super::worklist`]): the contacts whose
+    /// A warm start is first relaxed on a worklist (`worklist.rs`): the contacts whose
     /// residual is above this fraction of the tolerance, and the neighbours their changes
     /// reach ([`WORKLIST`]); None: straight to the sweeps.
     pub worklist: Option<f64>,
