@@ -633,6 +633,7 @@ fn solve_in(
             |c| relaxation.update(c, lambda.as_mut_slice(), &mut w),
         );
         if let Some(relaxed) = relaxed.filter(|r| r.updates > 0) {
+            // Counted in sweeps: the queue's updates over the contacts, rounded up.
             iterations += relaxed.updates.div_ceil(blocks.len());
             residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
         }
