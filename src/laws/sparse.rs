@@ -183,7 +183,7 @@ pub const HANDOVER: Option<f64> = None;
 /// A warm start is relaxed on a worklist first (`worklist.rs`): the contacts whose residual
 /// is above this fraction of the tolerance, and the neighbours their changes reach. In a
 /// settled pile the last step's answer is right at all but a few contacts: the settled 3-D
-/// pile of 300's velocity problems (660 contacts) started at 5e-6 to 1e-5 with 17 to 52
+/// pile of 300's velocity problems (660 contacts) started at 5e-6 to 1.2e-5 with 17 to 52
 /// contacts above the tolerance, and took 105 iterations each (50 sweeps and a Newton–Krylov
 /// round); relaxed on the worklist first, 3 to 5. On the recorded problems of the settled
 /// 3-D pile of 1000 (`contactlab solver-compare --worklist none,0.1,0.25,1`, docs/benchmarks.md,
