@@ -15,8 +15,8 @@ use contactlab::laws::anderson::MAX_DEPTH;
 use contactlab::laws::capture::{SparseProblem, record};
 use contactlab::laws::newton_krylov::KrylovOptions;
 use contactlab::laws::sparse::{
-    ANDERSON, HANDOVER, INCOMPLETE_CHOLESKY, LEVENBERG, RESIDUAL_EVERY, ROUND_NEWTON, ROUND_SWEEPS,
-    SparseOptions, WORKLIST,
+    ANDERSON, HANDOVER, INCOMPLETE_CHOLESKY, LEVENBERG, PACKED, RESIDUAL_EVERY, ROUND_NEWTON,
+    ROUND_SWEEPS, SparseOptions, WORKLIST,
 };
 
 /// What one setting did over all the problems.
@@ -48,6 +48,8 @@ struct Variant {
     /// A warm start relaxed on a worklist first (its threshold, a fraction of the
     /// tolerance) or not.
     worklist: Option<f64>,
+    /// The products through the rows packed in windows (`packed_rows.rs`) or their entries.
+    packed: bool,
 }
 
 /// A comma-separated list of `none` or fractions in (0, 1] for option `name`, whose
@@ -83,7 +85,7 @@ impl Setting {
     fn columns(self) -> String {
         match self {
             Self::Sparse(v) => format!(
-                "{} | {}/{}/{}/{} | {}{}{}{}{} | {}",
+                "{} | {}/{}/{}/{} | {}{}{}{}{}{} | {}",
                 v.levenberg,
                 v.round.max_newton,
                 v.round.max_inner,
@@ -106,6 +108,12 @@ impl Setting {
                     t if t == WORKLIST => String::new(),
                     Some(t) => format!(" (worklist past {t} of the tolerance)"),
                     None => " (no worklist)".to_string(),
+                },
+                // The rows' layout, named where it is not the shipped one.
+                match v.packed {
+                    p if p == PACKED => "",
+                    true => " (rows packed)",
+                    false => " (rows as entries)",
                 },
                 // MPRGP's preconditioner, named where it is not the shipped one.
                 match v.ic {
@@ -143,6 +151,7 @@ fn tally(problems: &[SparseProblem], setting: Setting, list: bool) -> Tally {
                 incomplete_cholesky: v.ic,
                 handover: v.handover,
                 worklist: v.worklist,
+                packed: v.packed,
                 ..SparseOptions::standard(&p.options)
             }),
             Setting::Dense(solver) => p.solve_dense(solver),
@@ -187,6 +196,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut preconditioners = vec![INCOMPLETE_CHOLESKY];
     let mut handovers = vec![HANDOVER];
     let mut worklists = vec![WORKLIST];
+    let mut layouts = vec![PACKED];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--resistance" {
@@ -274,6 +284,19 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     value,
                     "a warm start's contacts whose residual is above that fraction of the tolerance are relaxed first",
                 )?;
+            }
+            "--packed" => {
+                layouts = value
+                    .split(',')
+                    .map(|s| match s {
+                        "on" => Some(true),
+                        "off" => Some(false),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<bool>>>()
+                    .ok_or_else(|| {
+                        format!("--packed: 'on' (rows packed in windows of consecutive coordinates) or 'off' (through their entries) separated by commas, got '{value}'")
+                    })?;
             }
             "--anderson" => {
                 depths = crate::cli_args::whole_numbers("--anderson", value, 0, MAX_DEPTH)?
@@ -372,18 +395,22 @@ pub fn run(args: &[String]) -> Result<String, String> {
         .flat_map(|(f, r, k, m, e, ic)| handovers.iter().map(move |&h| (f, r, k, m, e, ic, h)))
         .flat_map(
             |(levenberg, round, sweeps, anderson, every, ic, handover)| {
-                worklists.iter().map(move |&worklist| {
-                    Setting::Sparse(Variant {
-                        levenberg,
-                        round,
-                        sweeps,
-                        anderson,
-                        every,
-                        ic,
-                        handover,
-                        worklist,
+                worklists
+                    .iter()
+                    .flat_map(|&worklist| layouts.iter().map(move |&packed| (worklist, packed)))
+                    .map(move |(worklist, packed)| {
+                        Setting::Sparse(Variant {
+                            levenberg,
+                            round,
+                            sweeps,
+                            anderson,
+                            every,
+                            ic,
+                            handover,
+                            worklist,
+                            packed,
+                        })
                     })
-                })
             },
         )
         .chain(dense.map(Setting::Dense));

@@ -499,6 +499,7 @@ fn solver_compare_solves_a_recorded_pile_again() {
         ),
         ("--handover", "(0, 1]", ["0", "1.5", "never", "none,-0.2"]),
         ("--worklist", "(0, 1]", ["0", "2", "off", "none,-0.5"]),
+        ("--packed", "'on'", ["yes", "1", "on,of", "off,"]),
     ] {
         for bad in bads {
             let (code, _, err) = contactlab(&["solver-compare", option, bad], None);
@@ -535,6 +536,17 @@ fn solver_compare_varies_the_worklist() {
         "50 (worklist past 0.1 of the tolerance)",
         "50 (worklist past 1 of the tolerance)",
     ] {
+        converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
+    }
+}
+
+/// `solver-compare --packed` reads the rows packed in windows of consecutive coordinates
+/// (`on`, as shipped) or through their entries (`off`): both converge every problem of the
+/// pile of 30 (their sums differ only in rounding).
+#[test]
+fn solver_compare_varies_the_rows_layout() {
+    let (out, _, count) = compare_pile_of_30(&["--levenberg", "10", "--packed", "on,off"]);
+    for label in ["50", "50 (rows as entries)"] {
         converged_everywhere(&out, &format!("| 10 | 10/10/10/0.98 | {label} |"), count);
     }
 }

@@ -75,7 +75,9 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     // report is still the one at their answer). Normal rows only also go to MPRGP (the
     // shipped setting), with its conjugate gradients preconditioned by incomplete Cholesky
     // and without, and without MPRGP to the sweeps. Rounds whose sweeps hand over to Newton
-    // as soon as a pair of them slows must land there too.
+    // as soon as a pair of them slows must land there too. The shipped solver must land
+    // there with its products through the rows packed in windows of consecutive coordinates
+    // (`packed_rows.rs`) and through the rows' entries.
     let sweeps_alone = sparse::SparseOptions {
         max_sweeps: 100_000,
         polish: false,
@@ -117,6 +119,14 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
             handover: Some(0.5),
             ..sweeps_alone
         },
+        sparse::SparseOptions {
+            packed: true,
+            ..sparse::SparseOptions::standard(&options)
+        },
+        sparse::SparseOptions {
+            packed: false,
+            ..sparse::SparseOptions::standard(&options)
+        },
     ];
     // A warm start right but at one contact (the middle one's multipliers zeroed): relaxed
     // on the worklist first (`worklist.rs`: that contact and the neighbours its changes
@@ -136,9 +146,10 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
         .chain(warm.iter().map(|s| (*s, Some(&guess))));
     for (settings, start) in runs {
         let label = format!(
-            "polish {}, worklist {:?}, warm {}",
+            "polish {}, worklist {:?}, packed {}, warm {}",
             settings.polish,
             settings.worklist,
+            settings.packed,
             start.is_some()
         );
         let sparse = sparse::solve(

@@ -35,6 +35,7 @@ mod incomplete_cholesky;
 mod mprgp;
 pub mod newton_krylov;
 pub mod nsgs;
+mod packed_rows;
 pub mod polyhedral;
 pub mod projection;
 mod round_contact;

@@ -43,6 +43,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::newton_krylov::{KrylovOptions, KrylovWorkspace};
+use super::packed_rows::{PackedRows, Rows};
 use super::projection::clamp_to_ball;
 use super::round_contact::RoundContact;
 use super::sparse_jacobian::{JacobianStorage, LawJacobian};
@@ -195,6 +196,17 @@ pub const HANDOVER: Option<f64> = None;
 /// unconverged steps over fifteen runs).
 pub const WORKLIST: Option<f64> = Some(0.25);
 
+/// The block-sparse products read each row as coefficients over at most two windows of
+/// consecutive coordinates (`packed_rows.rs`), not as (coordinate, coefficient) entries.
+/// The answers are the same to the bit. On recorded problems of the piles of 1000
+/// (`contactlab solver-compare --packed on,off`, each set solved three times each way,
+/// alternating, in one process; seconds): the 3-D landing under NSGA 1.31–1.42 against
+/// 1.58–1.72, under Moreau–Jean 3.39–4.07 against 3.95–5.40, the planar pile 1.55–1.60
+/// against 1.60–1.71. The first 250 steps of the 3-D pile of 1000 under NSGA, as whole
+/// runs: 154–176 ms/step against 163–199 natively, 238–257 against 258–283 in wasm (Node)
+/// (docs/benchmarks.md, thirty-second sitting).
+pub const PACKED: bool = true;
+
 /// The worklist is not tried when more than this fraction of the contacts (and more than
 /// one) start above its threshold: that is the sweeps' work.
 const WORKLIST_MOST: f64 = 0.25;
@@ -318,16 +330,6 @@ pub(super) fn block_residual(
     (worst, cases)
 }
 
-/// w = M⁻¹ Gᵀ λ from the rows' M⁻¹ Gᵢᵀ, written into `w`.
-pub(super) fn velocity_change(inverse_mass_rows: &[JacobianRow], lambda: &[f64], w: &mut [f64]) {
-    w.fill(0.0);
-    for (row, &l) in inverse_mass_rows.iter().zip(lambda) {
-        if l != 0.0 {
-            row.add_transpose_to_slice(l, w);
-        }
-    }
-}
-
 /// Exact solution of one block's laws with the others frozen; `free` the local free
 /// quantities (u with this block's own contribution removed). Writes the new λ into `out`.
 fn solve_block(
@@ -357,8 +359,7 @@ fn solve_block(
 struct Relaxation<'a> {
     blocks: &'a [LawBlock],
     locals: &'a [LocalBlock],
-    rows: &'a [JacobianRow],
-    inverse_mass_rows: &'a [JacobianRow],
+    rows: Rows<'a>,
     u_free: &'a [f64],
     options: &'a NewtonOptions,
 }
@@ -370,16 +371,15 @@ impl Relaxation<'_> {
     #[inline]
     fn update(&self, c: usize, lambda: &mut [f64], w: &mut [f64]) -> f64 {
         let (b, local) = (&self.blocks[c], &self.locals[c]);
-        let (rows, inv) = (self.rows, self.inverse_mass_rows);
+        let rows = self.rows;
         let len = block_len(b);
         let o = b.offset;
         let (mut free, mut next) = ([0.0; 6], [0.0; 6]);
-        for i in 0..len {
-            let mut f = self.u_free[o + i] + rows[o + i].dot_slice(w);
+        for (i, f) in free.iter_mut().enumerate().take(len) {
+            *f = self.u_free[o + i] + rows.dot(o + i, w);
             for j in 0..len {
-                f -= local.w[i * len + j] * lambda[o + j];
+                *f -= local.w[i * len + j] * lambda[o + j];
             }
-            free[i] = f;
         }
         let current = &lambda[o..o + len];
         solve_block(
@@ -394,7 +394,7 @@ impl Relaxation<'_> {
         for k in 0..len {
             let change = next[k] - lambda[o + k];
             if change != 0.0 {
-                inv[o + k].add_transpose_to_slice(change, w);
+                rows.add(o + k, change, w);
                 lambda[o + k] = next[k];
                 largest = max(largest, change.abs());
             }
@@ -440,6 +440,9 @@ pub struct SparseOptions {
     /// residual is above this fraction of the tolerance, and the neighbours their changes
     /// reach ([`WORKLIST`]); None: straight to the sweeps.
     pub worklist: Option<f64>,
+    /// The products read the rows packed in windows of consecutive coordinates
+    /// (`packed_rows.rs`, [`PACKED`]); false: through their entries.
+    pub packed: bool,
 }
 
 impl SparseOptions {
@@ -457,6 +460,7 @@ impl SparseOptions {
             incomplete_cholesky: INCOMPLETE_CHOLESKY,
             handover: HANDOVER,
             worklist: WORKLIST,
+            packed: PACKED,
         }
     }
 }
@@ -498,6 +502,7 @@ struct SparseScratch {
     augmentation: Vec<f64>,
     worklist: super::worklist::Worklist,
     ranges: Vec<std::ops::Range<usize>>,
+    packed: PackedRows,
 }
 
 thread_local! {
@@ -533,9 +538,12 @@ fn solve_in(
         super::project_in_place(lambda.as_mut_slice(), blocks);
     }
     let dofs = crate::lcp::DelassusOperator::work_len(delassus);
+    let mut packed = std::mem::take(&mut scratch.packed);
+    packed.pack(rows, inv, dofs, sparse.packed);
+    let view = Rows::new(&packed, rows, inv);
     let mut w = std::mem::take(&mut scratch.w);
     zeroed(&mut w, dofs);
-    velocity_change(inv, lambda.as_slice(), &mut w);
+    view.velocity_change(lambda.as_slice(), &mut w);
     // The impulse scale of the problem: the free relative motion that the multipliers must
     // stop, as an impulse (|u_free|/Wᵢᵢ). Unlike dense Newton's, a normal row counts only
     // when it approaches (u_free,N < 0): a large island holds many contacts open by up to
@@ -580,7 +588,7 @@ fn solve_in(
                     cases: &mut [LawCases]|
      -> f64 {
         for i in 0..n {
-            u[i] = u_free[i] + rows[i].dot_slice(w);
+            u[i] = u_free[i] + view.dot(i, w);
         }
         let mut worst = 0.0f64;
         for (k, (b, local)) in blocks.iter().zip(&locals).enumerate() {
@@ -604,8 +612,7 @@ fn solve_in(
     let relaxation = Relaxation {
         blocks,
         locals: &locals,
-        rows,
-        inverse_mass_rows: inv,
+        rows: view,
         u_free: u_free.as_slice(),
         options,
     };
@@ -655,7 +662,7 @@ fn solve_in(
     let mut scratch_cases = std::mem::take(&mut scratch.scratch_cases);
     scratch_cases.clone_from(&cases);
     let jacobian_storage = std::mem::take(&mut scratch.jacobian);
-    let mut model = LawJacobian::new(blocks, &locals, (rows, inv), dofs, jacobian_storage);
+    let mut model = LawJacobian::new(blocks, &locals, view, dofs, jacobian_storage);
     let mut krylov = std::mem::take(&mut scratch.krylov);
     // Anderson acceleration over pairs of sweeps (forward then backward: one fixed map G).
     let mut anderson = super::anderson::Anderson::default();
@@ -687,9 +694,9 @@ fn solve_in(
             u_free.as_slice(),
             lambda.as_mut_slice(),
             |v, out| {
-                velocity_change(inv, v, &mut wx);
-                for (o, row) in out.iter_mut().zip(rows) {
-                    *o = row.dot_slice(&wx);
+                view.velocity_change(v, &mut wx);
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = view.dot(i, &wx);
                 }
             },
             |lam, u| {
@@ -705,7 +712,7 @@ fn solve_in(
             &mut scratch.mprgp,
         );
         iterations += products;
-        velocity_change(inv, lambda.as_slice(), &mut w);
+        view.velocity_change(lambda.as_slice(), &mut w);
         residual = evaluate(lambda.as_slice(), &w, &mut u, &mut r_vec, &mut cases);
     }
     while residual > options.tolerance && sweeps < max_sweeps {
@@ -757,7 +764,7 @@ fn solve_in(
                 && anderson.mix(&pair_start, lambda.as_slice(), &mut mixed)
             {
                 super::project_in_place(&mut mixed, blocks);
-                velocity_change(inv, &mixed, &mut wx);
+                view.velocity_change(&mixed, &mut wx);
                 let candidate = evaluate(&mixed, &wx, &mut ux, &mut r_vec, &mut scratch_cases);
                 if candidate < residual {
                     lambda.copy_from_slice(&mixed);
@@ -782,14 +789,14 @@ fn solve_in(
             let outcome = super::newton_krylov::solve(
                 &mut x,
                 |x, out| {
-                    velocity_change(inv, x, &mut wx);
+                    view.velocity_change(x, &mut wx);
                     evaluate(x, &wx, &mut ux, out, &mut scratch_cases);
                 },
                 &mut model,
                 |model, x, r| {
-                    velocity_change(inv, x, &mut wl);
+                    view.velocity_change(x, &mut wl);
                     for i in 0..n {
-                        ul[i] = u_free[i] + rows[i].dot_slice(&wl);
+                        ul[i] = u_free[i] + view.dot(i, &wl);
                     }
                     let relative = r.iter().fold(0.0f64, |m, v| max(m, v.abs())) / scale_of(x);
                     model.linearize(x, &ul, sparse.levenberg * relative);
@@ -806,7 +813,7 @@ fn solve_in(
             // Newton's iterate leaves the laws' sets by rounding only; back onto them, and
             // kept if better.
             super::project_in_place(&mut x, blocks);
-            velocity_change(inv, &x, &mut wx);
+            view.velocity_change(&x, &mut wx);
             let polished = evaluate(&x, &wx, &mut ux, &mut r_vec, &mut scratch_cases);
             if polished < residual {
                 anderson.forget();
@@ -839,6 +846,7 @@ fn solve_in(
         scratch_cases,
         jacobian,
         krylov,
+        packed,
         // MPRGP's buffers were used in place and stay.
         ..std::mem::take(scratch)
     };

@@ -25,8 +25,8 @@
 
 use super::LawBlock;
 use super::newton_krylov::Linearized;
-use super::sparse::{LocalBlock, block_len, velocity_change};
-use crate::contact::JacobianRow;
+use super::packed_rows::Rows;
+use super::sparse::{LocalBlock, block_len};
 use crate::linalg::buffers::zeroed;
 use crate::linalg::float::max;
 
@@ -135,8 +135,7 @@ pub(super) struct JacobianStorage {
 pub(super) struct LawJacobian<'a> {
     blocks: &'a [LawBlock],
     locals: &'a [LocalBlock],
-    rows: &'a [JacobianRow],
-    inverse_mass_rows: &'a [JacobianRow],
+    rows: Rows<'a>,
     derivatives: Vec<BlockDerivative>,
     /// Per block, the inverse of its own Jacobian J_cc (None: singular, identity used).
     block_inverses: Vec<Option<[f64; 36]>>,
@@ -152,7 +151,7 @@ impl<'a> LawJacobian<'a> {
     pub(super) fn new(
         blocks: &'a [LawBlock],
         locals: &'a [LocalBlock],
-        (rows, inverse_mass_rows): (&'a [JacobianRow], &'a [JacobianRow]),
+        rows: Rows<'a>,
         dofs: usize,
         storage: JacobianStorage,
     ) -> Self {
@@ -172,7 +171,6 @@ impl<'a> LawJacobian<'a> {
             blocks,
             locals,
             rows,
-            inverse_mass_rows,
             derivatives,
             block_inverses,
             dw,
@@ -251,11 +249,11 @@ impl<'a> LawJacobian<'a> {
 
 impl Linearized for LawJacobian<'_> {
     fn apply(&mut self, v: &[f64], out: &mut [f64]) {
-        velocity_change(self.inverse_mass_rows, v, &mut self.dw);
+        self.rows.velocity_change(v, &mut self.dw);
         for (b, local) in self.blocks.iter().zip(self.locals) {
             for k in 0..block_len(b) {
                 let i = b.offset + k;
-                self.dsigma[i] = v[i] - local.r[k] * self.rows[i].dot_slice(&self.dw);
+                self.dsigma[i] = v[i] - local.r[k] * self.rows.dot(i, &self.dw);
             }
         }
         for (b, d) in self.blocks.iter().zip(&self.derivatives) {
@@ -292,7 +290,7 @@ impl Linearized for LawJacobian<'_> {
                 let (o, len) = (b.offset, block_len(b));
                 let (mut ds, mut jz, mut residual) = ([0.0; 6], [0.0; 6], [0.0; 6]);
                 for k in 0..len {
-                    ds[k] = out[o + k] - local.r[k] * self.rows[o + k].dot_slice(&self.dw);
+                    ds[k] = out[o + k] - local.r[k] * self.rows.dot(o + k, &self.dw);
                 }
                 let shifted = LawBlock { offset: 0, ..*b };
                 block_product(
@@ -312,7 +310,7 @@ impl Linearized for LawJacobian<'_> {
                     };
                     if change != 0.0 {
                         out[o + i] += change;
-                        self.inverse_mass_rows[o + i].add_transpose_to_slice(change, &mut self.dw);
+                        self.rows.add(o + i, change, &mut self.dw);
                     }
                 }
             }
@@ -323,7 +321,8 @@ impl Linearized for LawJacobian<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::Delassus;
+    use crate::contact::{Delassus, JacobianRow};
+    use crate::laws::packed_rows::PackedRows;
     use crate::laws::sparse::block_residual;
     use crate::model::BlockDiagonalMass;
     use nalgebra::DMatrix;
@@ -384,7 +383,9 @@ mod tests {
         lambda: &[f64],
     ) -> (Vec<f64>, Vec<f64>) {
         let mut w = vec![0.0; 12];
-        velocity_change(delassus.inverse_mass_rows(), lambda, &mut w);
+        for (row, &l) in delassus.inverse_mass_rows().iter().zip(lambda) {
+            row.add_transpose_to_slice(l, &mut w);
+        }
         let u: Vec<f64> = (0..9)
             .map(|i| u_free[i] + delassus.rows()[i].dot_slice(&w))
             .collect();
@@ -432,10 +433,12 @@ mod tests {
                 seen[case] = true;
             }
             let v: Vec<f64> = (0..9).map(|i| noise(9000 + 31 * trial + i)).collect();
+            let mut packed = PackedRows::default();
+            packed.pack(delassus.rows(), delassus.inverse_mass_rows(), 12, true);
             let mut jacobian = LawJacobian::new(
                 &blocks,
                 &locals,
-                (delassus.rows(), delassus.inverse_mass_rows()),
+                Rows::new(&packed, delassus.rows(), delassus.inverse_mass_rows()),
                 12,
                 JacobianStorage::default(),
             );
@@ -485,11 +488,14 @@ mod tests {
                 lambda[0], lambda[1], lambda[2], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
             ],
         );
+        let (rows, inverse_mass_rows) = (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]);
+        let mut packed = PackedRows::default();
+        packed.pack(rows, inverse_mass_rows, 12, true);
         let model = |shift| {
             let mut model = LawJacobian::new(
                 one,
                 &locals,
-                (&delassus.rows()[..3], &delassus.inverse_mass_rows()[..3]),
+                Rows::new(&packed, rows, inverse_mass_rows),
                 12,
                 JacobianStorage::default(),
             );
