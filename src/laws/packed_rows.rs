@@ -20,10 +20,11 @@
 //! Node). Rows that do not fit two windows (a beam's, a joint's) keep their entries and
 //! the old products.
 //!
-//! The packing is built once per solve (one pass over the rows). A gather sums over the
-//! windows in coordinate order, which is the entries' own order where they ascend (as the
-//! assembled rows' do), and a zero coefficient's product adds nothing: so the products are
-//! bit for bit those of the entries (the pinned digests of the piles of 30 held).
+//! The packing is built once per solve (one pass over the rows). A gather sums window by
+//! window in coordinate order, and a zero coefficient's product adds nothing; so where a
+//! row's entries ascend (a pile's rows do) the products are bit for bit those of the
+//! entries, and the pinned digests of the piles of 30 held. A row listed in another order
+//! sums in another order, and rounds differently.
 
 use crate::contact::JacobianRow;
 
@@ -33,9 +34,6 @@ pub(super) const WIDTH: usize = 6;
 /// Consecutive velocity coordinates in a narrow window: a body in the plane, or a
 /// translation in space (a round contact's normal row).
 const NARROW: usize = 3;
-
-/// Entries at most in a row and its M⁻¹-weighted row together for the row to be packed.
-const MOST_ENTRIES: usize = 32;
 
 /// Where a row's windows start.
 #[derive(Debug, Clone, Copy, Default)]
@@ -95,34 +93,27 @@ impl PackedRows {
     }
 }
 
-/// The windows of `width` coordinates of a row: greedy over its coordinates (and its
-/// weighted row's) in ascending order, each window starting at the first coordinate not
-/// yet covered (moved back so that it ends within the `dofs` coordinates). None (a count
-/// of 0) when the coordinates need more than two windows.
+/// The windows of `width` coordinates of a row: greedy over its weighted row's
+/// coordinates (which ascend, as [`crate::model::BlockDiagonalMass::inverse_times_row`]
+/// makes them), each window starting at the first coordinate not yet covered (moved back so
+/// that it ends within the `dofs` coordinates). M⁻¹ is block-diagonal by body, so G_i's own
+/// coordinates are those bodies' too; a row with one outside the windows, or whose
+/// coordinates need more than two windows, is not packed (a count of 0). No sorting: the
+/// packing costs a pass over the entries.
 fn windows_of(row: &JacobianRow, weighted: &JacobianRow, dofs: usize, width: usize) -> Windows {
     let unpacked = Windows::default();
-    let total = row.entries.len() + weighted.entries.len();
-    if dofs < width || total > MOST_ENTRIES {
+    if dofs < width {
         return unpacked;
     }
-    let mut coordinates = [0usize; MOST_ENTRIES];
-    for (slot, &(j, _)) in coordinates
-        .iter_mut()
-        .zip(row.entries.iter().chain(&weighted.entries))
-    {
-        *slot = j;
-    }
-    let coordinates = &mut coordinates[..total];
-    coordinates.sort_unstable();
     let mut windows = Windows {
         width: width as u8,
         ..Windows::default()
     };
-    for &j in coordinates.iter() {
+    for &(j, _) in &weighted.entries {
         if j >= dofs {
             return unpacked;
         }
-        if windows.count > 0 && covering(&windows, j).is_some() {
+        if covering(&windows, j).is_some() {
             continue;
         }
         if windows.count == 2 {
@@ -130,6 +121,13 @@ fn windows_of(row: &JacobianRow, weighted: &JacobianRow, dofs: usize, width: usi
         }
         windows.start[usize::from(windows.count)] = j.min(dofs - width);
         windows.count += 1;
+    }
+    if row
+        .entries
+        .iter()
+        .any(|&(j, _)| covering(&windows, j).is_none())
+    {
+        return unpacked;
     }
     windows
 }

@@ -198,7 +198,8 @@ pub const WORKLIST: Option<f64> = Some(0.25);
 
 /// The block-sparse products read each row as coefficients over at most two windows of
 /// consecutive coordinates (`packed_rows.rs`), not as (coordinate, coefficient) entries.
-/// The answers are the same to the bit. On recorded problems of the piles of 1000
+/// A pile's answers are the same to the bit (its rows' entries ascend, and a gather sums in
+/// coordinate order). On recorded problems of the piles of 1000
 /// (`contactlab solver-compare --packed on,off`, each set solved three times each way,
 /// alternating, in one process; seconds): the 3-D landing under NSGA 1.31–1.42 against
 /// 1.58–1.72, under Moreau–Jean 3.39–4.07 against 3.95–5.40, the planar pile 1.55–1.60
