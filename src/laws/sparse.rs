@@ -204,8 +204,10 @@ pub const WORKLIST: Option<f64> = Some(0.25);
 /// alternating, in one process; seconds): the 3-D landing under NSGA 1.31–1.42 against
 /// 1.58–1.72, under Moreau–Jean 3.39–4.07 against 3.95–5.40, the planar pile 1.55–1.60
 /// against 1.60–1.71. The first 250 steps of the 3-D pile of 1000 under NSGA, as whole
-/// runs: 154–176 ms/step against 163–199 natively, 238–257 against 258–283 in wasm (Node)
-/// (docs/benchmarks.md, thirty-second sitting).
+/// runs: 154–176 ms/step against 163–199 natively, 238–257 against 258–283 in wasm (Node).
+/// Over whole runs of 1000 steps (`make bench-pile`, one run each) the gain did not show
+/// through the machine's spread: 3-D NSGA 120.2 against 127.8 ms/step natively, 221.9
+/// against 202.2 in wasm (docs/benchmarks.md, thirty-second sitting).
 pub const PACKED: bool = true;
 
 /// The worklist is not tried when more than this fraction of the contacts (and more than
