@@ -1,23 +1,24 @@
-//! A block-sparse problem's rows packed in windows of six consecutive velocity coordinates, so that the sweeps' products read and write w = M⁻¹ Gᵀ λ without an index per entry.
+//! A block-sparse problem's rows packed in windows of three or six consecutive velocity coordinates, so that the sweeps' products read and write w = M⁻¹ Gᵀ λ without an index per entry.
 //!
 //! Every product of the block-sparse solver is one of two kinds: a gather
 //! u_i = G_i · w (a row against the velocity change) and a scatter w += s · M⁻¹ G_iᵀ.
 //! A [`crate::contact::JacobianRow`] stores (coordinate, coefficient) pairs, so each
 //! entry costs an index load and a bounds check besides its multiply-add. A contact's row
 //! touches at most two bodies, and a body's coordinates are consecutive (three in the
-//! plane, six in space), so the row fits in at most two windows of [`WIDTH`] consecutive
-//! coordinates:
+//! plane, six in space), so the row fits in at most two windows of W consecutive
+//! coordinates, W = 3 where that suffices (a planar body, a translation in space: a round
+//! contact's normal row) and 6 otherwise:
 //!
 //! ```text
-//!     G_i · w = Σ_k Σ_{j<6} g_i[k][j] · w[s_k + j],     w[s_k .. s_k + 6] += s · m_i[k]
+//!     G_i · w = Σ_k Σ_{j<W} g_i[k][j] · w[s_k + j],     w[s_k .. s_k + W] += s · m_i[k]
 //! ```
 //!
 //! with g_i and m_i the coefficients of G_i and M⁻¹G_iᵀ over the windows (zeros where the
-//! row has none). A window is one slice bounds check and six multiply-adds that the
+//! row has none). A window is one slice bounds check and W multiply-adds that the
 //! compiler lays out straight; on a pile's rows the gather and scatter cost about half as
 //! much natively and two thirds in wasm (a stand-alone comparison of the two layouts over
-//! 2147 contacts of three rows: 41 against 20 ns a contact natively, 48 against 34 in
-//! Node). Rows that do not fit two windows (a beam's, a joint's) keep their entries and
+//! 2147 contacts of three rows, windows of six: 41 against 20 ns a contact natively, 48
+//! against 34 in Node). Rows that do not fit two windows (a beam's, a joint's) keep their entries and
 //! the old products.
 //!
 //! The packing is built once per solve (one pass over the rows). A gather sums window by
@@ -73,13 +74,15 @@ impl PackedRows {
         self.g.clear();
         self.m.clear();
         for (row, weighted) in rows.iter().zip(inverse_mass_rows) {
-            let narrow = windows_of(row, weighted, dofs, NARROW);
-            let windows = if !enabled {
-                Windows::default()
-            } else if narrow.count > 0 {
-                narrow
+            let windows = if enabled {
+                let narrow = windows_of(row, weighted, dofs, NARROW);
+                if narrow.count > 0 {
+                    narrow
+                } else {
+                    windows_of(row, weighted, dofs, WIDTH)
+                }
             } else {
-                windows_of(row, weighted, dofs, WIDTH)
+                Windows::default()
             };
             let (mut g, mut m) = ([[0.0; WIDTH]; 2], [[0.0; WIDTH]; 2]);
             if windows.count > 0 {
