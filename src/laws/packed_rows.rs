@@ -30,7 +30,7 @@
 use crate::contact::JacobianRow;
 
 /// Consecutive velocity coordinates in a wide window: a body in space.
-pub(super) const WIDTH: usize = 6;
+const WIDTH: usize = 6;
 
 /// Consecutive velocity coordinates in a narrow window: a body in the plane, or a
 /// translation in space (a round contact's normal row).
