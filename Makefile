@@ -16,7 +16,7 @@ WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --e
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
 .PHONY: npm package-check test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
-	setup-native setup-web setup-browser setup-fuzz fuzz properties soak bench-pile
+	setup-native setup-web setup-browser setup-fuzz fuzz properties soak bench-pile profile-pile
 
 ## make test — set up what is missing, then formatting, lints, native, wasm and page tests.
 test: test-native test-wasm test-page
@@ -131,3 +131,14 @@ PILE_ARGS ?= --n 10,100
 bench-pile: web
 	$(CARGO) build --release --locked --bin contactlab
 	node tools/bench-pile.mjs $(PILE_ARGS)
+
+## make profile-pile — where the wasm build spends a pile's steps, by function (V8's sampling
+## profiler in Node; a build that keeps its names, in target/profile-pkg).
+## PROFILE_ARGS="--n 300 --from 600 --steps 200" profiles a settled pile; see the script.
+PROFILE_ARGS ?= --n 1000 --steps 300
+PROFILE_PKG := target/profile-pkg
+profile-pile: setup-web
+	$(CARGO) build --release --locked --lib --target $(WASM_TARGET)
+	wasm-bindgen --target web --out-dir $(PROFILE_PKG) $(WASM)
+	$(WASM_OPT) $(WASM_OPT_FLAGS) -g $(PROFILE_PKG)/contactlab_bg.wasm -o $(PROFILE_PKG)/contactlab_bg.wasm
+	node tools/profile-pile.mjs --pkg $(PROFILE_PKG) $(PROFILE_ARGS)
