@@ -13,6 +13,10 @@ WASM := target/$(WASM_TARGET)/release/contactlab.wasm
 WASM_OPT := node_modules/.bin/wasm-opt
 WASM_OPT_FLAGS := -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	--enable-mutable-globals --enable-multivalue --enable-reference-types
+# The release wasm bound for the web into $(1) and optimised in place; $(2): more wasm-opt
+# flags (-g keeps the function names, for a profile).
+bind_wasm = wasm-bindgen --target web --out-dir $(1) $(WASM) && \
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(2) $(1)/contactlab_bg.wasm -o $(1)/contactlab_bg.wasm
 CHROMIUM_FLAGS := --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking
 
 .PHONY: npm package-check test test-native test-wasm test-page fmt-check lint unit web serve bench bench-web \
@@ -52,8 +56,7 @@ setup-browser: setup-web
 ## make web — the complete static site in www/ (pkg/ and vendor/ filled).
 web: setup-web
 	$(CARGO) build --release --locked --lib --target $(WASM_TARGET)
-	wasm-bindgen --target web --out-dir www/pkg $(WASM)
-	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/contactlab_bg.wasm -o www/pkg/contactlab_bg.wasm
+	$(call bind_wasm,www/pkg,)
 	mkdir -p www/vendor
 	cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
 	mkdir -p www/vendor/three/addons/controls
@@ -139,6 +142,5 @@ PROFILE_ARGS ?= --n 1000 --steps 300
 PROFILE_PKG := target/profile-pkg
 profile-pile: setup-web
 	$(CARGO) build --release --locked --lib --target $(WASM_TARGET)
-	wasm-bindgen --target web --out-dir $(PROFILE_PKG) $(WASM)
-	$(WASM_OPT) $(WASM_OPT_FLAGS) -g $(PROFILE_PKG)/contactlab_bg.wasm -o $(PROFILE_PKG)/contactlab_bg.wasm
+	$(call bind_wasm,$(PROFILE_PKG),-g)
 	node tools/profile-pile.mjs --pkg $(PROFILE_PKG) $(PROFILE_ARGS)
