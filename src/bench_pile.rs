@@ -27,6 +27,8 @@ struct Overrides {
     /// `stepper.nsgs_max_sweeps`: the cap on a block-sparse solve's sweeps (and MPRGP's
     /// products).
     max_sweeps: Option<u64>,
+    /// `stepper.velocity_sweeps`: a fixed budget of sweeps for the velocity-level impulses.
+    velocity_sweeps: Option<u64>,
     /// `contact_margin`, m: pairs closer than this are contacts.
     margin: Option<f64>,
     /// `stepper.sleep_speed` (m/s) and `stepper.sleep_time` (s), with sleeping on.
@@ -40,6 +42,7 @@ impl Overrides {
     fn changes_scene(&self) -> bool {
         self.tolerance.is_some()
             || self.max_sweeps.is_some()
+            || self.velocity_sweeps.is_some()
             || self.margin.is_some()
             || self.sleep_speed.is_some()
             || self.sleep_time.is_some()
@@ -104,6 +107,9 @@ fn run_one(
         }
         if let Some(sweeps) = overrides.max_sweeps {
             scene.stepper.nsgs_max_sweeps = sweeps;
+        }
+        if let Some(sweeps) = overrides.velocity_sweeps {
+            scene.stepper.velocity_sweeps = Some(sweeps);
         }
         if let Some(speed) = overrides.sleep_speed {
             scene.stepper.sleep_speed = speed;
@@ -251,6 +257,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     "a whole number in [1, 100000] (as stepper.nsgs_max_sweeps)",
                 )?);
             }
+            "--velocity-sweeps" => {
+                overrides.velocity_sweeps = Some(crate::cli_args::number_in(
+                    a,
+                    value,
+                    1..=100_000,
+                    "a whole number in [1, 100000] (as stepper.velocity_sweeps)",
+                )?);
+            }
             "--repeat" => {
                 repeat =
                     crate::cli_args::number_in(a, value, 1..=100, "a whole number in [1, 100]")?;
@@ -283,7 +297,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -367,6 +381,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
         overrides
             .max_sweeps
             .map(|v| format!("stepper.nsgs_max_sweeps = {v}")),
+        overrides
+            .velocity_sweeps
+            .map(|v| format!("stepper.velocity_sweeps = {v}")),
         overrides.margin.map(|v| format!("contact_margin = {v} m")),
     ]
     .into_iter()

@@ -69,7 +69,7 @@ const USAGE: &str = "usage:
   contactlab bench-pile [--n 10,100,1000] [--steppers nsga,moreau-jean] [--presets pile,pile-2d]
                         [--steps 1000] [--budget SECONDS] [--repeat 1] [--resistance] [--sleep]
                         [--sleep-speed M/S] [--sleep-time S] [--tolerance T] [--max-sweeps K]
-                        [--margin M] [--mu M] [--trace FILE]
+                        [--velocity-sweeps K] [--margin M] [--mu M] [--trace FILE]
   contactlab solver-compare [--preset pile] [--n 100] [--stepper nsga] [--steps 400] [--from 0]
                             [--every 1]
                             [--mu M] [--resistance] [--list] [--levenberg 0,10]

@@ -196,6 +196,12 @@ pub struct StepperSpec {
     pub newton_max_iterations: u64,
     /// NSGA and Moreau–Jean: sweep cap of block Gauss–Seidel on large islands.
     pub nsgs_max_sweeps: u64,
+    /// NSGA and Moreau–Jean: a fixed budget of block Gauss–Seidel sweeps for the
+    /// velocity-level impulses of large islands, without Newton–Krylov rounds, as an engine
+    /// of fixed iterations takes (absent: solved to `newton_tolerance`). NSGA's position
+    /// level is still solved, so its gaps stay exact; steps that stop short say so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub velocity_sweeps: Option<u64>,
     /// Islands of bodies at rest fall asleep until touched (see `crate::sleep`).
     pub sleep: bool,
     /// With `sleep`: the speed |v| + |ω| r below which a body is at rest, m/s.
@@ -224,6 +230,7 @@ impl Default for StepperSpec {
             newton_tolerance: NewtonOptions::default().tolerance,
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
             nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
+            velocity_sweeps: None,
             sleep: false,
             sleep_speed: crate::sleep::SLEEP_SPEED,
             sleep_time: crate::sleep::SLEEP_TIME,
@@ -255,6 +262,13 @@ impl StepperSpec {
         })
     }
 
+    /// The velocity level's sweep budget, range-checked.
+    pub fn velocity_sweeps(&self) -> Result<Option<usize>> {
+        self.velocity_sweeps
+            .map(|v| check_count("stepper.velocity_sweeps", v, 1, 100_000))
+            .transpose()
+    }
+
     /// The sleeping thresholds, range-checked.
     pub fn sleep_thresholds(&self) -> Result<crate::sleep::SleepThresholds> {
         check_range("stepper.sleep_speed", self.sleep_speed, 1e-9, 10.0)?;
@@ -269,6 +283,7 @@ impl StepperSpec {
     pub fn to_kind(&self) -> Result<StepperKind> {
         check_range("stepper.dt", self.dt, MIN_TIME_STEP, 0.1)?;
         self.sleep_thresholds()?;
+        self.velocity_sweeps()?;
         check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
         let pgs_max_iterations = check_count(
             "stepper.pgs_max_iterations",
@@ -304,6 +319,7 @@ impl StepperSpec {
                     solver: self.solver,
                     pgs,
                     newton: self.newton()?,
+                    velocity_sweeps: self.velocity_sweeps()?,
                     ..MoreauJeanSettings::default()
                 };
             }
@@ -313,6 +329,7 @@ impl StepperSpec {
                     check_range("stepper.spectral_radius", self.spectral_radius, 0.0, 1.0)?;
                 s.newton = self.newton()?;
                 s.three_levels = check_count("stepper.nsga_levels", self.nsga_levels, 2, 3)? == 3;
+                s.velocity_sweeps = self.velocity_sweeps()?;
             }
         }
         Ok(kind)

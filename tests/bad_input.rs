@@ -288,6 +288,13 @@ fn each_bad_spatial_field_is_named() {
             "stepper.newton_max_iterations",
         ),
         (
+            edit_sphere(|v| {
+                v["stepper"]["kind"] = "nsga".into();
+                v["stepper"]["velocity_sweeps"] = 0.into();
+            }),
+            "stepper.velocity_sweeps",
+        ),
+        (
             edit_sphere(|v| v["material"] = serde_json::json!({"rolling_resistance": -1})),
             "material.rolling_resistance",
         ),

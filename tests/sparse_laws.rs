@@ -189,6 +189,86 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
     dense.cases.iter().filter(|c| c.slipping).count()
 }
 
+/// A sweep budget (`NewtonOptions::sweep_budget`, what `stepper.velocity_sweeps` sets) is
+/// that many sweeps, as an engine of fixed iterations takes: no Newton–Krylov round follows
+/// (the iterations reported are the sweeps alone), the answer stays within the laws (λ_N ≥
+/// 0, friction inside its disc: each local solve projects onto them), and the solve says it
+/// did not converge, with the residual an independent dense evaluation finds at its answer.
+/// Three frictional spheres in a row on the floor, from no warm start at a tolerance of
+/// 1e-12: three sweeps of Gauss–Seidel over coupled contacts cannot meet it (each sweep
+/// takes off a fixed fraction of the error), while the solve without a budget does.
+#[test]
+fn a_sweep_budget_is_that_many_sweeps_and_says_so() {
+    let r = 0.1;
+    let sim = spatial_scene(
+        serde_json::json!([
+            floor(),
+            sphere("a", [0.0, 0.0, r], r, 1.0),
+            sphere("b", [2.0 * r, 0.0, r], r, 2.0),
+            sphere("c", [4.0 * r, 0.0, r], r, 0.5)
+        ]),
+        0.5,
+        0.0,
+    );
+    let system = sim.system();
+    let contacts = detect_contacts(system, &system.q, 1e-6);
+    let refs: Vec<&Contact> = contacts.iter().collect();
+    let laws = Laws {
+        friction: true,
+        resistance: false,
+    };
+    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    assert_eq!(problem.blocks.len(), 5, "five contacts");
+    // Every sphere pressed down at 1 m/s and pushed along the row and across it.
+    let mut v = DVector::zeros(system.dofs());
+    for (k, b) in system.bodies.iter().filter(|b| !b.is_fixed()).enumerate() {
+        v[b.v_offset] = 0.3 * (1.0 - k as f64);
+        v[b.v_offset + 1] = 0.2 * noise(k);
+        v[b.v_offset + 2] = -1.0;
+    }
+    let u_free = problem.relative(&v);
+    let options = NewtonOptions::default();
+    let w = problem.delassus.dense();
+    let shipped = sparse::SparseOptions::standard(&options);
+    let full = solve_sparse(&problem, &u_free, &options, shipped);
+    assert!(full.converged, "the shipped cap: {full:?}");
+    for cap in [1, 3] {
+        let budget = NewtonOptions {
+            sweep_budget: Some(cap),
+            ..options
+        };
+        let capped = solve_sparse(
+            &problem,
+            &u_free,
+            &budget,
+            sparse::SparseOptions::standard(&budget),
+        );
+        assert_eq!(capped.iterations, cap, "cap {cap}: sweeps only");
+        assert!(!capped.converged, "cap {cap}: {capped:?}");
+        let check = assess(&w, &u_free, &problem.blocks, &capped.lambda, &options);
+        assert!(
+            (check.residual - capped.residual).abs() <= 1e-13 + 1e-6 * check.residual,
+            "cap {cap}: reported {} true {}",
+            capped.residual,
+            check.residual
+        );
+        assert!(capped.residual > options.tolerance, "cap {cap}");
+        for b in &problem.blocks {
+            let normal = capped.lambda[b.offset];
+            let tangent = (b.offset + 1..b.offset + 1 + b.tangents)
+                .map(|i| capped.lambda[i] * capped.lambda[i])
+                .sum::<f64>()
+                .sqrt();
+            assert!(normal >= 0.0, "cap {cap}: λ_N = {normal}");
+            assert!(
+                tangent <= b.friction * normal * (1.0 + 1e-12),
+                "cap {cap}: |λ_T| = {tangent} > μ λ_N = {}",
+                b.friction * normal
+            );
+        }
+    }
+}
+
 fn sphere(name: &str, p: [f64; 3], r: f64, m: f64) -> serde_json::Value {
     serde_json::json!({"name": name, "mass": m, "position": p, "shape": {"type": "sphere", "radius": r}})
 }
@@ -309,6 +389,41 @@ fn a_pile_settles_without_penetration_under_nsga() {
     );
     let state = contactlab::presets_pile::pile_state(sim.system());
     assert_eq!(state.escaped, 0);
+}
+
+/// NSGA with its velocity level given a budget of four sweeps (`stepper.velocity_sweeps`,
+/// an engine of fixed iterations' budget) keeps the gaps exact: its position level is still
+/// solved, so every gap at the end of every step is still ≥ −1e-9 m over the landing of a
+/// pile of 50, and nothing leaves the box. The budget is not enough for the frictional
+/// impulses of a landing pile at the relative tolerance 1e-8, and the steps say so: more of
+/// them report themselves unconverged than with the shipped cap.
+#[test]
+fn a_velocity_budget_keeps_nsga_s_gaps_exact_and_reports_its_steps() {
+    let run = |budget: Option<u64>| {
+        let mut scene = Simulation::from_preset("pile", &[("N".into(), 50.0)])
+            .unwrap()
+            .scene()
+            .clone();
+        scene.stepper.velocity_sweeps = budget;
+        let mut sim = Simulation::from_scene(scene).unwrap();
+        let mut unconverged = 0;
+        for _ in 0..240 {
+            unconverged += usize::from(!sim.step().unwrap().converged);
+        }
+        let state = contactlab::presets_pile::pile_state(sim.system());
+        assert_eq!(state.escaped, 0, "budget {budget:?}");
+        assert!(
+            sim.deepest_gap() >= -1e-9,
+            "budget {budget:?}: deepest gap {} m",
+            sim.deepest_gap()
+        );
+        unconverged
+    };
+    let (budgeted, shipped) = (run(Some(4)), run(None));
+    assert!(
+        budgeted > shipped,
+        "four sweeps: {budgeted} unconverged steps of 240, the shipped cap {shipped}"
+    );
 }
 
 /// The planar pile of 100 disks comes to rest under NSGA with sleeping off (issue 11's

@@ -8,7 +8,10 @@
 //
 // Each size runs Rapier with sleeping off and on, contactlab under each stepper, and the
 // first stepper with sleeping on twice: with contactlab's own thresholds (1 mm/s for 0.5 s,
-// which a body rolling on the floor never meets) and with Rapier's.
+// which a body rolling on the floor never meets) and with Rapier's. Then each stepper once
+// more at Rapier's budget of four iterations a step (BUDGET): what the step costs when the
+// solves stop where Rapier's do, so the table shows how much of the difference is the price
+// of solving the laws to the tolerance. Those rows report every step that stops short.
 //
 // Short runs (under 2 s in all) are repeated up to --repeat times from the same initial
 // state, and the median ms/step is reported, natively alike: a pile of 10 takes a fraction
@@ -70,14 +73,21 @@ function repeated(run) {
 // on like for like.
 const RAPIER_SLEEP = { speed: 0.425, time: 2 };
 
-// `sleep`: false, true (contactlab's thresholds) or {speed, time}.
-function runContactlab(preset, n, stepper, sleep = false, count = steps) {
+// Rapier 0.21 takes four solver iterations a step (`numSolverIterations`, one PGS pass
+// each). The same budget for contactlab: the velocity-level impulses four sweeps of block
+// Gauss–Seidel a step and no Newton–Krylov rounds (`stepper.velocity_sweeps`); NSGA's
+// position level is still solved, so its gaps stay exact.
+const BUDGET = { fields: { velocity_sweeps: 4 }, args: ["--velocity-sweeps", "4"], label: "impulses 4 sweeps a step (Rapier's budget)" };
+
+// `sleep`: false, true (contactlab's thresholds) or {speed, time}; `budget`: BUDGET or null.
+function runContactlab(preset, n, stepper, sleep = false, count = steps, budget = null) {
   const params = { N: n, sleep: sleep ? 1 : 0 };
   if (resistance) Object.assign(params, { rho: 1e-3, gamma: 1e-3 });
   let sim = Simulation.preset(preset, params);
-  if (typeof sleep === "object") {
+  if (typeof sleep === "object" || budget) {
     const scene = JSON.parse(sim.sceneJson());
-    Object.assign(scene.stepper, { sleep: true, sleep_speed: sleep.speed, sleep_time: sleep.time });
+    if (typeof sleep === "object") Object.assign(scene.stepper, { sleep: true, sleep_speed: sleep.speed, sleep_time: sleep.time });
+    if (budget) Object.assign(scene.stepper, budget.fields);
     sim.free();
     sim = Simulation.fromScene(JSON.stringify(scene));
   }
@@ -90,7 +100,7 @@ function runContactlab(preset, n, stepper, sleep = false, count = steps) {
   }
   const state = sim.pileState();
   const row = {
-    engine: `contactlab wasm ${stepper} sleeping ${typeof sleep === "object" ? `on, below ${sleep.speed} m/s for ${sleep.time} s (Rapier's)` : sleep ? "on" : "off"}`,
+    engine: `contactlab wasm ${stepper} sleeping ${typeof sleep === "object" ? `on, below ${sleep.speed} m/s for ${sleep.time} s (Rapier's)` : sleep ? "on" : "off"}${budget ? `, ${budget.label}` : ""}`,
     preset, n, steps: done, ms: elapsed / done,
     penetration: Math.max(0, -sim.deepestGap), speed: state.maxSpeed, escaped: state.escaped,
     note: `${sim.unconvergedSteps} unconverged steps`,
@@ -203,13 +213,24 @@ for (const [preset, dim] of [["pile", 3], ["pile-2d", 2]]) {
 
 // The native run first, so that each wasm row can show its ratio to the same configuration
 // natively.
-const nativeArgs = ["bench-pile", "--n", sizes.join(","), "--steppers", steppers.join(","), "--steps", String(steps), "--budget", String(budget), "--repeat", String(repeat)];
-if (resistance) nativeArgs.push("--resistance");
-const native = execFileSync("target/release/contactlab", nativeArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+const runNative = (which, extra) => {
+  const args = ["bench-pile", "--n", sizes.join(","), "--steppers", which.join(","), "--steps", String(steps), "--budget", String(budget), "--repeat", String(repeat), ...extra];
+  if (resistance) args.push("--resistance");
+  return execFileSync("target/release/contactlab", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+};
 const nativeMs = new Map();
-for (const line of native.split("\n")) {
-  const cells = line.split("|").map((c) => c.trim());
-  if (cells.length > 9 && /^\d+$/.test(cells[2])) nativeMs.set(`${cells[1]} ${cells[2]} ${cells[3]}`, Number(cells[8]));
+const readNative = (text, suffix) => {
+  for (const line of text.split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (cells.length > 9 && /^\d+$/.test(cells[2])) nativeMs.set(`${cells[1]} ${cells[2]} ${cells[3]}${suffix}`, Number(cells[8]));
+  }
+};
+let native = runNative(steppers, []);
+readNative(native, "");
+{
+  const text = runNative(steppers, BUDGET.args);
+  readNative(text, " budget");
+  native += `\nAt Rapier's budget (${BUDGET.label}):\n${text}`;
 }
 
 console.log(`Node ${process.version}; contactlab wasm from www/pkg; ${steps} steps of h = 1/240 s (after an untimed warm-up of each engine); median of up to ${repeat} runs where a run is short; ρ = γ = ${resistance ? "1 mm" : "0"}.\n`);
@@ -221,6 +242,9 @@ for (const [preset, dim] of [["pile", 3], ["pile-2d", 2]]) {
     for (const s of steppers) rows.push({ ...repeated(() => runContactlab(preset, n, s)), nativeMs: nativeMs.get(`${preset} ${n} ${s}`) });
     rows.push(repeated(() => runContactlab(preset, n, steppers[0], true)));
     rows.push(repeated(() => runContactlab(preset, n, steppers[0], RAPIER_SLEEP)));
+    for (const s of steppers) {
+      rows.push({ ...repeated(() => runContactlab(preset, n, s, false, steps, BUDGET)), nativeMs: nativeMs.get(`${preset} ${n} ${s} budget`) });
+    }
     const reference = rows[0].ms;
     for (const r of rows) {
       const ratio = r.nativeMs ? (r.ms / r.nativeMs).toFixed(2) : "";

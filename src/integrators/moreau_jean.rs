@@ -50,6 +50,9 @@ pub struct MoreauJeanSettings {
     pub impact_velocity: f64,
     /// Semismooth Newton settings (friction discs, rolling and spinning).
     pub newton: NewtonOptions,
+    /// A fixed budget of sweeps for the impulses of large islands
+    /// ([`NewtonOptions::sweep_budget`]; None: solved to the tolerance).
+    pub velocity_sweeps: Option<usize>,
 }
 
 impl Default for MoreauJeanSettings {
@@ -59,6 +62,7 @@ impl Default for MoreauJeanSettings {
             pgs: PgsOptions::default(),
             impact_velocity: super::IMPACT_VELOCITY,
             newton: NewtonOptions::default(),
+            velocity_sweeps: None,
         }
     }
 }
@@ -150,9 +154,13 @@ impl Stepper for MoreauJeanStepper {
                 .filter(|c| c.bilateral || c.gap + h * c.normal_row.dot(v_free) <= 0.0),
         );
         let mut report = StepReport::default();
+        let impulses = NewtonOptions {
+            sweep_budget: self.settings.velocity_sweeps,
+            ..self.settings.newton
+        };
         let laws = ImpulseSettings {
             material: &settings.material,
-            newton: &self.settings.newton,
+            newton: &impulses,
             solver: match self.settings.solver {
                 LcpSolverKind::Lemke => LawSolver::Lemke,
                 LcpSolverKind::Pgs => LawSolver::Pgs(self.settings.pgs),

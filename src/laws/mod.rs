@@ -199,6 +199,13 @@ pub struct NewtonOptions {
     pub augmentation: f64,
     /// Sweep cap of block Gauss–Seidel on large islands ([`sparse`]).
     pub max_sweeps: usize,
+    /// A fixed budget for large islands instead of a solve to the tolerance: this many
+    /// sweeps of block Gauss–Seidel (at most `max_sweeps`), no Newton–Krylov rounds and no
+    /// MPRGP, as an engine of fixed iterations does; the answer is still judged against the
+    /// tolerance and reported unconverged above it. The steppers give it to their
+    /// velocity-level impulses only (`stepper.velocity_sweeps`), never to NSGA's position
+    /// level. None: solved to the tolerance.
+    pub sweep_budget: Option<usize>,
     /// The least |u| the answer must resolve (m for gaps, m/s for velocities; 0: none). The
     /// impulse scale is at least resolution / (tolerance · max Wᵢᵢ), so a problem whose
     /// whole demand lies below it (a re-linearised correction of gaps already within
@@ -250,6 +257,7 @@ impl Default for NewtonOptions {
             max_iterations: 50,
             augmentation: 1.0,
             max_sweeps: 1000,
+            sweep_budget: None,
             resolution: 0.0,
             absolute: false,
         }

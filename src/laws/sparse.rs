@@ -449,17 +449,19 @@ pub struct SparseOptions {
 }
 
 impl SparseOptions {
-    /// The settings the steppers use, with `options`' sweep cap.
+    /// The settings the steppers use, with `options`' sweep cap, or its sweep budget: that
+    /// many sweeps alone ([`NewtonOptions::sweep_budget`]).
     pub fn standard(options: &NewtonOptions) -> Self {
+        let budget = options.sweep_budget.map(|b| b.min(options.max_sweeps));
         Self {
-            max_sweeps: options.max_sweeps,
+            max_sweeps: budget.unwrap_or(options.max_sweeps),
             round_sweeps: ROUND_SWEEPS,
-            polish: true,
+            polish: budget.is_none(),
             levenberg: LEVENBERG,
             round: ROUND_NEWTON,
             anderson: ANDERSON,
             residual_every: RESIDUAL_EVERY,
-            mprgp: MPRGP,
+            mprgp: MPRGP && budget.is_none(),
             incomplete_cholesky: INCOMPLETE_CHOLESKY,
             handover: HANDOVER,
             worklist: WORKLIST,
