@@ -27,7 +27,7 @@ struct Overrides {
     /// `stepper.nsgs_max_sweeps`: the cap on a block-sparse solve's sweeps (and MPRGP's
     /// products).
     max_sweeps: Option<u64>,
-    /// `stepper.velocity_sweeps`: a fixed budget of sweeps for the velocity-level impulses.
+    /// `stepper.velocity_sweeps`: a fixed budget of sweeps for Moreau–Jean's impulses.
     velocity_sweeps: Option<u64>,
     /// `contact_margin`, m: pairs closer than this are contacts.
     margin: Option<f64>,

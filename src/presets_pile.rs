@@ -130,6 +130,8 @@ fn pile_scene(
     s.material.stiffness = v.get("k");
     s.stepper.kind = "nsga".into();
     s.stepper.sleep = v.get("sleep") == 1.0;
+    let sweeps = v.get("sweeps").round();
+    s.stepper.velocity_sweeps = (sweeps >= 1.0).then_some(sweeps as u64);
     s.stepper.dt = DT;
     // The laws of a pile's one large island are solved iteratively to a relative residual of
     // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m

@@ -127,11 +127,6 @@ pub struct NsgaSettings {
     /// Three levels (module smooth_contacts): persistent contacts act by smooth forces in
     /// the predictor as well; false keeps the two-level scheme (contacts by impulses only).
     pub three_levels: bool,
-    /// A fixed budget of sweeps for the velocity level's impulses on large islands
-    /// ([`NewtonOptions::sweep_budget`]; None: solved to the tolerance). The position level
-    /// is always solved, so the gaps stay exact; steps that stop short report themselves
-    /// unconverged.
-    pub velocity_sweeps: Option<usize>,
 }
 
 impl Default for NsgaSettings {
@@ -142,7 +137,6 @@ impl Default for NsgaSettings {
             closed_gap: super::CLOSED_GAP,
             impact_velocity: super::IMPACT_VELOCITY,
             three_levels: true,
-            velocity_sweeps: None,
         }
     }
 }
@@ -1026,13 +1020,9 @@ impl Stepper for NsgaStepper {
                 || position_active.binary_search(&c.key).is_ok()
         }));
         self.position_active = position_active;
-        let velocity_newton = NewtonOptions {
-            sweep_budget: self.settings.velocity_sweeps,
-            ..self.settings.newton
-        };
         let laws = ImpulseSettings {
             material: &material,
-            newton: &velocity_newton,
+            newton: &self.settings.newton,
             solver: crate::laws::LawSolver::Newton,
             warm: &self.warm,
             warm_small: true,

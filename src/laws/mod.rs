@@ -202,9 +202,8 @@ pub struct NewtonOptions {
     /// A fixed budget for large islands instead of a solve to the tolerance: this many
     /// sweeps of block Gauss–Seidel (at most `max_sweeps`), no Newton–Krylov rounds and no
     /// MPRGP, as an engine of fixed iterations does; the answer is still judged against the
-    /// tolerance and reported unconverged above it. The steppers give it to their
-    /// velocity-level impulses only (`stepper.velocity_sweeps`), never to NSGA's position
-    /// level. None: solved to the tolerance.
+    /// tolerance and reported unconverged above it. Moreau–Jean gives it to its impulses
+    /// (`stepper.velocity_sweeps`); NSGA never uses it. None: solved to the tolerance.
     pub sweep_budget: Option<usize>,
     /// The least |u| the answer must resolve (m for gaps, m/s for velocities; 0: none). The
     /// impulse scale is at least resolution / (tolerance · max Wᵢᵢ), so a problem whose
