@@ -298,6 +298,39 @@ fn bench_pile_takes_sleeping_thresholds() {
     );
 }
 
+/// `bench-pile` over one pile (`--n N --presets P --steppers S --steps K` and `extra`): the
+/// lines under its table that name changed settings (empty if none), and the pile's
+/// unconverged steps, after checking that it ran and that nothing escaped.
+fn bench_pile_row(pile: [&str; 4], extra: &[&str]) -> (String, u64) {
+    let [n, preset, stepper, steps] = pile;
+    let mut args = vec![
+        "bench-pile",
+        "--n",
+        n,
+        "--presets",
+        preset,
+        "--steppers",
+        stepper,
+        "--steps",
+        steps,
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = contactlab(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let prefix = format!("| {preset} | {n} | {stepper} ");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no row in {out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[12].parse::<u64>().unwrap(), 0, "escaped in {row}");
+    let changed = out
+        .lines()
+        .filter(|l| l.starts_with("Changed from the presets"))
+        .collect();
+    (changed, cells[13].parse().unwrap())
+}
+
 /// `bench-pile --max-sweeps K --margin M` runs with `stepper.nsgs_max_sweeps` and
 /// `contact_margin` set, and names them under the table. One sweep (and one MPRGP product)
 /// cannot solve the frictional problems of a landing pile of 100 to the relative tolerance
@@ -305,37 +338,14 @@ fn bench_pile_takes_sleeping_thresholds() {
 /// values out of range are refused with exit 2, naming the option and the range.
 #[test]
 fn bench_pile_takes_a_sweep_cap_and_a_margin() {
-    let unconverged = |extra: &[&str]| {
-        let mut args = vec![
-            "bench-pile",
-            "--n",
-            "100",
-            "--presets",
-            "pile-2d",
-            "--steppers",
-            "nsga",
-            "--steps",
-            "200",
-        ];
-        args.extend_from_slice(extra);
-        let (code, out, err) = contactlab(&args, None);
-        assert_eq!(code, 0, "{err}");
-        if !extra.is_empty() {
-            assert!(
-                out.contains("stepper.nsgs_max_sweeps = 1, contact_margin = 0.03 m"),
-                "the changed settings named under the table: {out}"
-            );
-        }
-        let row = out
-            .lines()
-            .find(|l| l.starts_with("| pile-2d | 100 | nsga"))
-            .unwrap_or_else(|| panic!("no row in {out}"));
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        assert_eq!(cells[12].parse::<u64>().unwrap(), 0, "escaped in {row}");
-        cells[13].parse::<u64>().unwrap()
-    };
-    let capped = unconverged(&["--max-sweeps", "1", "--margin", "0.03"]);
-    let shipped = unconverged(&[]);
+    let pile = ["100", "pile-2d", "nsga", "200"];
+    let (named, capped) = bench_pile_row(pile, &["--max-sweeps", "1", "--margin", "0.03"]);
+    assert_eq!(
+        named,
+        "Changed from the presets: stepper.nsgs_max_sweeps = 1, contact_margin = 0.03 m."
+    );
+    let (none, shipped) = bench_pile_row(pile, &[]);
+    assert_eq!(none, "");
     assert!(
         capped > shipped && capped >= 50,
         "one sweep: {capped} unconverged steps of 200, the shipped cap {shipped}"
@@ -358,36 +368,13 @@ fn bench_pile_takes_a_sweep_cap_and_a_margin() {
 /// 240 steps report themselves unconverged than without the budget.
 #[test]
 fn bench_pile_takes_a_sweep_budget_and_names_it() {
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "bench-pile",
-            "--n",
-            "50",
-            "--presets",
-            "pile",
-            "--steppers",
-            "moreau-jean",
-            "--steps",
-            "240",
-        ];
-        args.extend_from_slice(extra);
-        let (code, out, err) = contactlab(&args, None);
-        assert_eq!(code, 0, "{err}");
-        assert_eq!(
-            out.contains("Changed from the presets: stepper.velocity_sweeps = 4."),
-            !extra.is_empty(),
-            "the budget named under the table when set: {out}"
-        );
-        let row = out
-            .lines()
-            .find(|l| l.starts_with("| pile | 50 | moreau-jean"))
-            .unwrap_or_else(|| panic!("no row in {out}"))
-            .to_string();
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        assert_eq!(cells[12].parse::<u64>().unwrap(), 0, "escaped in {row}");
-        cells[13].parse::<u64>().unwrap()
-    };
-    let (budgeted, shipped) = (run(&["--velocity-sweeps", "4"]), run(&[]));
+    let pile = ["50", "pile", "moreau-jean", "240"];
+    let (named, budgeted) = bench_pile_row(pile, &["--velocity-sweeps", "4"]);
+    assert_eq!(
+        named,
+        "Changed from the presets: stepper.velocity_sweeps = 4."
+    );
+    let (_, shipped) = bench_pile_row(pile, &[]);
     assert!(
         budgeted > shipped,
         "four sweeps: {budgeted} unconverged steps of 240, without the budget {shipped}"

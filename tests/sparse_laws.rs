@@ -199,25 +199,8 @@ fn compare(sim: &Simulation, laws: Laws, seed: usize, unique: bool) -> usize {
 /// takes off a fixed fraction of the error), while the solve without a budget does.
 #[test]
 fn a_sweep_budget_is_that_many_sweeps_and_says_so() {
-    let r = 0.1;
-    let sim = spatial_scene(
-        serde_json::json!([
-            floor(),
-            sphere("a", [0.0, 0.0, r], r, 1.0),
-            sphere("b", [2.0 * r, 0.0, r], r, 2.0),
-            sphere("c", [4.0 * r, 0.0, r], r, 0.5)
-        ]),
-        0.5,
-        0.0,
-    );
+    let (sim, problem) = row_of_three(0.5);
     let system = sim.system();
-    let contacts = detect_contacts(system, &system.q, 1e-6);
-    let refs: Vec<&Contact> = contacts.iter().collect();
-    let laws = Laws {
-        friction: true,
-        resistance: false,
-    };
-    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
     assert_eq!(problem.blocks.len(), 5, "five contacts");
     // Every sphere pressed down at 1 m/s and pushed along the row and across it.
     let mut v = DVector::zeros(system.dofs());
@@ -496,9 +479,9 @@ fn comes_to_rest(preset: &str, set: &[(String, f64)]) -> f64 {
     (&sim.system().q - &before).amax()
 }
 
-/// Three touching spheres in a row on a floor (masses 1, 2 and 0.5 kg), their contacts'
-/// normal rows only, as NSGA's position level of a large island assembles them.
-fn three_spheres_in_a_row() -> contactlab::laws::assembly::Assembled {
+/// Three touching spheres in a row on a floor (masses 1, 2 and 0.5 kg) with friction μ,
+/// and their contacts' laws assembled (normal rows only when μ = 0).
+fn row_of_three(mu: f64) -> (Simulation, contactlab::laws::assembly::Assembled) {
     let r = 0.1;
     let sim = spatial_scene(
         serde_json::json!([
@@ -507,17 +490,24 @@ fn three_spheres_in_a_row() -> contactlab::laws::assembly::Assembled {
             sphere("b", [2.0 * r, 0.0, r], r, 2.0),
             sphere("c", [4.0 * r, 0.0, r], r, 0.5)
         ]),
-        0.0,
+        mu,
         0.0,
     );
     let system = sim.system();
     let contacts = detect_contacts(system, &system.q, 1e-6);
     let refs: Vec<&Contact> = contacts.iter().collect();
     let laws = Laws {
-        friction: false,
+        friction: mu > 0.0,
         resistance: false,
     };
-    assemble(system.mass(), &refs, &sim.scene().material, laws)
+    let problem = assemble(system.mass(), &refs, &sim.scene().material, laws);
+    (sim, problem)
+}
+
+/// The row of three, frictionless: its contacts' normal rows only, as NSGA's position level
+/// of a large island assembles them.
+fn three_spheres_in_a_row() -> contactlab::laws::assembly::Assembled {
+    row_of_three(0.0).1
 }
 
 /// A problem whose whole demand lies below the resolution asked for (a second position
