@@ -263,7 +263,8 @@ impl StepperSpec {
         })
     }
 
-    /// The velocity level's sweep budget, range-checked.
+    /// Moreau–Jean's sweep budget for the impulses of large islands, range-checked (checked
+    /// whatever the stepper, so that a bad value is refused before a switch to it).
     pub fn velocity_sweeps(&self) -> Result<Option<usize>> {
         self.velocity_sweeps
             .map(|v| check_count("stepper.velocity_sweeps", v, 1, 100_000))
