@@ -29,6 +29,9 @@ struct Overrides {
     max_sweeps: Option<u64>,
     /// `stepper.velocity_sweeps`: a fixed budget of sweeps for Moreau–Jean's impulses.
     velocity_sweeps: Option<u64>,
+    /// `stepper.gap_tolerance` (m), through the preset's parameter `gap`: the deepest gap
+    /// NSGA's position level may leave.
+    gap_tolerance: Option<f64>,
     /// `contact_margin`, m: pairs closer than this are contacts.
     margin: Option<f64>,
     /// `stepper.sleep_speed` (m/s) and `stepper.sleep_time` (s), with sleeping on.
@@ -91,6 +94,9 @@ fn run_one(
     ];
     if let Some(mu) = overrides.mu {
         set.push(("mu".into(), mu));
+    }
+    if let Some(gap) = overrides.gap_tolerance {
+        set.push(("gap".into(), gap));
     }
     if resistance {
         set.push(("rho".into(), 1e-3));
@@ -265,6 +271,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     "a whole number in [1, 100000] (as stepper.velocity_sweeps)",
                 )?);
             }
+            "--gap-tolerance" => {
+                overrides.gap_tolerance = Some(crate::cli_args::number_in(
+                    a,
+                    value,
+                    1e-14..=1e-6,
+                    "metres in [1e-14, 1e-6] (as stepper.gap_tolerance)",
+                )?);
+            }
             "--repeat" => {
                 repeat =
                     crate::cli_args::number_in(a, value, 1..=100, "a whole number in [1, 100]")?;
@@ -297,7 +311,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --gap-tolerance, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -384,6 +398,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
         overrides
             .velocity_sweeps
             .map(|v| format!("stepper.velocity_sweeps = {v}")),
+        overrides
+            .gap_tolerance
+            .map(|v| format!("stepper.gap_tolerance = {v:e} m")),
         overrides.margin.map(|v| format!("contact_margin = {v} m")),
     ]
     .into_iter()

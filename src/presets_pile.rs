@@ -132,6 +132,8 @@ fn pile_scene(
     s.stepper.sleep = v.get("sleep") == 1.0;
     let sweeps = v.get("sweeps").round();
     s.stepper.velocity_sweeps = (sweeps >= 1.0).then_some(sweeps as u64);
+    let gap = v.get("gap");
+    s.stepper.gap_tolerance = (gap > crate::integrators::nsga::EXACT_GAP).then_some(gap);
     s.stepper.dt = DT;
     // The laws of a pile's one large island are solved iteratively to a relative residual of
     // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m

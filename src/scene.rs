@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::contact::ContactMaterial;
 use crate::error::{Error, Result, check_count, check_each, check_range};
 use crate::geometry::Shape;
+use crate::integrators::nsga::EXACT_GAP;
 use crate::integrators::{
     AccelerationSettings, ContactSettings, MoreauJeanSettings, NsgaSettings, StepperKind,
 };
@@ -203,6 +204,12 @@ pub struct StepperSpec {
     /// planar pile of 1000; docs/benchmarks.md, thirty-fourth sitting).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub velocity_sweeps: Option<u64>,
+    /// NSGA: the deepest gap (and largest joint equation) its position level may leave, m,
+    /// in [1e-14, 1e-6] (absent: 1e-14, gaps resolved to rounding). A larger tolerance ends
+    /// the position passes sooner; a step that leaves a gap deeper says it did not converge.
+    /// The other steppers have no position level and ignore it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap_tolerance: Option<f64>,
     /// Islands of bodies at rest fall asleep until touched (see `crate::sleep`).
     pub sleep: bool,
     /// With `sleep`: the speed |v| + |ω| r below which a body is at rest, m/s.
@@ -232,6 +239,7 @@ impl Default for StepperSpec {
             newton_max_iterations: NewtonOptions::default().max_iterations as u64,
             nsgs_max_sweeps: NewtonOptions::default().max_sweeps as u64,
             velocity_sweeps: None,
+            gap_tolerance: None,
             sleep: false,
             sleep_speed: crate::sleep::SLEEP_SPEED,
             sleep_time: crate::sleep::SLEEP_TIME,
@@ -271,6 +279,15 @@ impl StepperSpec {
             .transpose()
     }
 
+    /// NSGA's gap tolerance, range-checked (whatever the stepper, as
+    /// [`Self::velocity_sweeps`]): the field's value, or [`crate::integrators::nsga::EXACT_GAP`].
+    pub fn gap_tolerance(&self) -> Result<f64> {
+        match self.gap_tolerance {
+            Some(g) => check_range("stepper.gap_tolerance", g, EXACT_GAP, 1e-6),
+            None => Ok(EXACT_GAP),
+        }
+    }
+
     /// The sleeping thresholds, range-checked.
     pub fn sleep_thresholds(&self) -> Result<crate::sleep::SleepThresholds> {
         check_range("stepper.sleep_speed", self.sleep_speed, 1e-9, 10.0)?;
@@ -286,6 +303,7 @@ impl StepperSpec {
         check_range("stepper.dt", self.dt, MIN_TIME_STEP, 0.1)?;
         self.sleep_thresholds()?;
         self.velocity_sweeps()?;
+        self.gap_tolerance()?;
         check_range("stepper.pgs_tolerance", self.pgs_tolerance, 0.0, 1.0)?;
         let pgs_max_iterations = check_count(
             "stepper.pgs_max_iterations",
@@ -331,6 +349,7 @@ impl StepperSpec {
                     check_range("stepper.spectral_radius", self.spectral_radius, 0.0, 1.0)?;
                 s.newton = self.newton()?;
                 s.three_levels = check_count("stepper.nsga_levels", self.nsga_levels, 2, 3)? == 3;
+                s.gap_tolerance = self.gap_tolerance()?;
             }
         }
         Ok(kind)

@@ -295,6 +295,17 @@ fn each_bad_spatial_field_is_named() {
             "stepper.velocity_sweeps",
         ),
         (
+            edit_sphere(|v| {
+                v["stepper"]["kind"] = "nsga".into();
+                v["stepper"]["gap_tolerance"] = 1e-3.into();
+            }),
+            "stepper.gap_tolerance",
+        ),
+        (
+            edit_sphere(|v| v["stepper"]["gap_tolerance"] = 0.into()),
+            "stepper.gap_tolerance",
+        ),
+        (
             edit_sphere(|v| v["material"] = serde_json::json!({"rolling_resistance": -1})),
             "material.rolling_resistance",
         ),

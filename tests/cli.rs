@@ -299,9 +299,10 @@ fn bench_pile_takes_sleeping_thresholds() {
 }
 
 /// `bench-pile` over one pile (`--n N --presets P --steppers S --steps K` and `extra`): the
-/// lines under its table that name changed settings (empty if none), and the pile's
-/// unconverged steps, after checking that it ran and that nothing escaped.
-fn bench_pile_row(pile: [&str; 4], extra: &[&str]) -> (String, u64) {
+/// lines under its table that name changed settings (empty if none), the pile's unconverged
+/// steps and its deepest penetration (m), after checking that it ran and that nothing
+/// escaped.
+fn bench_pile_row(pile: [&str; 4], extra: &[&str]) -> (String, u64, f64) {
     let [n, preset, stepper, steps] = pile;
     let mut args = vec![
         "bench-pile",
@@ -328,7 +329,11 @@ fn bench_pile_row(pile: [&str; 4], extra: &[&str]) -> (String, u64) {
         .lines()
         .filter(|l| l.starts_with("Changed from the presets"))
         .collect();
-    (changed, cells[13].parse().unwrap())
+    (
+        changed,
+        cells[13].parse().unwrap(),
+        cells[10].parse().unwrap(),
+    )
 }
 
 /// `bench-pile --max-sweeps K --margin M` runs with `stepper.nsgs_max_sweeps` and
@@ -339,12 +344,12 @@ fn bench_pile_row(pile: [&str; 4], extra: &[&str]) -> (String, u64) {
 #[test]
 fn bench_pile_takes_a_sweep_cap_and_a_margin() {
     let pile = ["100", "pile-2d", "nsga", "200"];
-    let (named, capped) = bench_pile_row(pile, &["--max-sweeps", "1", "--margin", "0.03"]);
+    let (named, capped, _) = bench_pile_row(pile, &["--max-sweeps", "1", "--margin", "0.03"]);
     assert_eq!(
         named,
         "Changed from the presets: stepper.nsgs_max_sweeps = 1, contact_margin = 0.03 m."
     );
-    let (none, shipped) = bench_pile_row(pile, &[]);
+    let (none, shipped, _) = bench_pile_row(pile, &[]);
     assert_eq!(none, "");
     assert!(
         capped > shipped && capped >= 50,
@@ -354,6 +359,7 @@ fn bench_pile_takes_a_sweep_cap_and_a_margin() {
         ("--max-sweeps", "0", "[1, 100000]"),
         ("--margin", "-1", "[0, 100]"),
         ("--velocity-sweeps", "0", "[1, 100000]"),
+        ("--gap-tolerance", "1e-3", "[1e-14, 1e-6]"),
     ] {
         let (code, _, err) = contactlab(&["bench-pile", option, value], None);
         assert_eq!(code, 2);
@@ -369,16 +375,30 @@ fn bench_pile_takes_a_sweep_cap_and_a_margin() {
 #[test]
 fn bench_pile_takes_a_sweep_budget_and_names_it() {
     let pile = ["50", "pile", "moreau-jean", "240"];
-    let (named, budgeted) = bench_pile_row(pile, &["--velocity-sweeps", "4"]);
+    let (named, budgeted, _) = bench_pile_row(pile, &["--velocity-sweeps", "4"]);
     assert_eq!(
         named,
         "Changed from the presets: stepper.velocity_sweeps = 4."
     );
-    let (_, shipped) = bench_pile_row(pile, &[]);
+    let (_, shipped, _) = bench_pile_row(pile, &[]);
     assert!(
         budgeted > shipped,
         "four sweeps: {budgeted} unconverged steps of 240, without the budget {shipped}"
     );
+}
+
+/// `bench-pile --gap-tolerance 1e-9` runs NSGA with `stepper.gap_tolerance` (through the
+/// preset's parameter `gap`) and names it under the table; its deepest penetration, over
+/// every step, stays within the tolerance.
+#[test]
+fn bench_pile_takes_a_gap_tolerance_and_names_it() {
+    let pile = ["50", "pile", "nsga", "240"];
+    let (named, _, deepest) = bench_pile_row(pile, &["--gap-tolerance", "1e-9"]);
+    assert_eq!(
+        named,
+        "Changed from the presets: stepper.gap_tolerance = 1e-9 m."
+    );
+    assert!(deepest <= 1e-9, "deepest penetration {deepest} m");
 }
 
 /// The first line of `solver-compare`'s output and the number of problems it kept

@@ -431,6 +431,53 @@ fn a_sweep_budget_for_moreau_jean_reports_its_steps_and_nsga_ignores_it() {
     );
 }
 
+/// NSGA's gap tolerance (`stepper.gap_tolerance`; the piles' parameter `gap`): its position
+/// passes end once every gap is within the tolerance instead of at rounding (1e-14 m), and a
+/// step that leaves a gap deeper says it did not converge. The pile of 50 over 1 s (its
+/// lower layers land in one island), at 1e-9 m, the issue's test threshold, and at the
+/// default: every step that reports itself converged ends with no gap below −1e-9 m (−1e-12
+/// m at the default, the bound a small island's dense solve is held to), and nothing pulls.
+/// The tolerance reaches the passes: at 1e-9 m some step ends with a gap deeper than the
+/// default allows (what it saves is measured in docs/benchmarks.md, not here).
+#[test]
+fn a_gap_tolerance_bounds_every_gap() {
+    let run = |gap: f64| {
+        let set = [("N".into(), 50.0), ("gap".into(), gap)];
+        let mut sim = Simulation::from_preset("pile", &set).unwrap();
+        let expected = (gap > 1e-14).then_some(gap);
+        assert_eq!(sim.scene().stepper.gap_tolerance, expected);
+        let bound = gap.max(1e-12);
+        let (mut deepest, mut converged) = (0.0_f64, 0);
+        for step in 0..240 {
+            let report = sim.step().unwrap().clone();
+            if report.converged {
+                converged += 1;
+                assert!(
+                    sim.deepest_gap() >= -bound,
+                    "gap tolerance {gap} m, step {step}: a gap of {} m in a converged step",
+                    sim.deepest_gap()
+                );
+            }
+            deepest = deepest.min(sim.deepest_gap());
+            for c in &report.contacts {
+                assert!(c.normal >= 0.0, "gap tolerance {gap} m: pulls, {c:?}");
+            }
+        }
+        let state = contactlab::presets_pile::pile_state(sim.system());
+        assert_eq!(state.escaped, 0, "gap tolerance {gap} m");
+        assert!(
+            converged >= 200,
+            "{converged} of 240 steps converged at {gap} m"
+        );
+        deepest
+    };
+    let (tolerant, exact) = (run(1e-9), run(1e-14));
+    assert!(
+        tolerant < -1e-12,
+        "at 1e-9 m the deepest gap was {tolerant} m (to rounding: {exact} m): the passes did not take the tolerance"
+    );
+}
+
 /// The planar pile of 100 disks comes to rest under NSGA with sleeping off (issue 11's
 /// target: every speed at most 1e-6 m/s) and stays where it is: its large island's position
 /// level is corrected by normal multipliers from positions moved by the last step's friction

@@ -80,15 +80,17 @@ fn rounding_of_gap(contact: &Contact) -> f64 {
     16.0 * f64::EPSILON * contact.point.abs().max_element()
 }
 
-/// The gaps the position level's solves resolve, m: half the least [`exact_gap`]. A second
+/// The gaps the position level's solves resolve: half the least [`exact_gap`], m. A second
 /// pass corrects what the first left by its tolerance (gaps of 1e-11 m in a pile of 100)
 /// and what the linearisation missed; its whole demand is then a few picometres, and
 /// meeting the relative tolerance of that tiny scale took as many sweeps as the first
 /// pass (78 against 55 for the pile of 100's second passes, same answers to 5e-15 m).
-const POSITION_RESOLUTION: f64 = 5e-15;
+fn position_resolution(gap_tolerance: f64) -> f64 {
+    0.5 * gap_tolerance
+}
 
 /// A large island's position passes stop when every gap is resolved to
-/// [`POSITION_RESOLUTION`] ([`NewtonOptions::absolute`]), not at the scene's relative
+/// [`position_resolution`] ([`NewtonOptions::absolute`]), not at the scene's relative
 /// tolerance. Relative to a pile's impulse scale, the load of its deepest contact, a
 /// tolerance of 1e-8 left the top's gaps open by about 1e-10 m, and a second pass closed them
 /// from a cold start: in a settled planar pile of 1000 disks, 17 to 33 products of W for the
@@ -97,19 +99,24 @@ const POSITION_RESOLUTION: f64 = 5e-15;
 /// then rarely needed (docs/benchmarks.md, twenty-fourth sitting).
 const POSITION_ABSOLUTE: bool = true;
 
-/// The position level is done with a contact when its gap is at least −this: 1e-14 m, or the
-/// gap's rounding where that is larger.
-fn exact_gap(contact: &Contact) -> f64 {
-    rounding_of_gap(contact).max(1e-14)
+/// The least gap tolerance, m: the position level resolves gaps to rounding unless the scene
+/// asks for less ([`NsgaSettings::gap_tolerance`]).
+pub const EXACT_GAP: f64 = 1e-14;
+
+/// The position level is done with a contact when its gap is at least −this: the scene's gap
+/// tolerance ([`EXACT_GAP`] unless it asks for less), or the gap's rounding where that is
+/// larger.
+fn exact_gap(contact: &Contact, gap_tolerance: f64) -> f64 {
+    rounding_of_gap(contact).max(gap_tolerance)
 }
 
 /// True when the position level is done with `contact`: its gap non-negative to
 /// [`exact_gap`], or, for a joint's equation, zero to it.
-fn position_done(contact: &Contact) -> bool {
+fn position_done(contact: &Contact, gap_tolerance: f64) -> bool {
     if contact.bilateral {
-        contact.gap.abs() <= exact_gap(contact)
+        contact.gap.abs() <= exact_gap(contact, gap_tolerance)
     } else {
-        contact.gap >= -exact_gap(contact)
+        contact.gap >= -exact_gap(contact, gap_tolerance)
     }
 }
 
@@ -127,6 +134,11 @@ pub struct NsgaSettings {
     /// Three levels (module smooth_contacts): persistent contacts act by smooth forces in
     /// the predictor as well; false keeps the two-level scheme (contacts by impulses only).
     pub three_levels: bool,
+    /// The deepest gap (and the largest joint equation) the position level may leave, m:
+    /// [`EXACT_GAP`], resolved to rounding, unless the scene asks for less
+    /// (`stepper.gap_tolerance`, at most 1e-6 m). A step that ends with a gap deeper than it
+    /// says it did not converge.
+    pub gap_tolerance: f64,
 }
 
 impl Default for NsgaSettings {
@@ -137,6 +149,7 @@ impl Default for NsgaSettings {
             closed_gap: super::CLOSED_GAP,
             impact_velocity: super::IMPACT_VELOCITY,
             three_levels: true,
+            gap_tolerance: EXACT_GAP,
         }
     }
 }
@@ -804,6 +817,7 @@ impl Stepper for NsgaStepper {
 
         // 2. Position level: gaps of q_{n+1} exactly non-negative (re-linearised until exact).
         let material = settings.material;
+        let gap_tolerance = self.settings.gap_tolerance;
         // Contacts the position level loaded (ν_N > 0): closed by the correction, so the
         // velocity level must hold them too, even if the nonlinear gap ends a hair open.
         // (Sorted and deduplicated before it is read; its storage kept from step to step.)
@@ -817,7 +831,7 @@ impl Stepper for NsgaStepper {
             std::mem::take(&mut work.guess),
         );
         for pass in 0..POSITION_PASSES {
-            if contacts.iter().all(position_done) {
+            if contacts.iter().all(|c| position_done(c, gap_tolerance)) {
                 break;
             }
             let mut refs: Vec<&Contact> =
@@ -830,7 +844,7 @@ impl Stepper for NsgaStepper {
             for group in islands(system.mass(), &refs).iter() {
                 members.clear();
                 members.extend(group.iter().map(|&k| refs[k]));
-                if members.iter().all(|c| position_done(c)) {
+                if members.iter().all(|c| position_done(c, gap_tolerance)) {
                     continue;
                 }
                 // A large island (below) is corrected by the normal multipliers alone, from
@@ -907,7 +921,7 @@ impl Stepper for NsgaStepper {
                         u_free,
                         large.then_some(guess),
                         &NewtonOptions {
-                            resolution: POSITION_RESOLUTION,
+                            resolution: position_resolution(gap_tolerance),
                             // A large island's gaps are solved to the resolution itself,
                             // not to a tolerance relative to its deepest contact's load
                             // ([`NewtonOptions::absolute`], `POSITION_ABSOLUTE`).
@@ -981,12 +995,14 @@ impl Stepper for NsgaStepper {
                 detect_contacts_at(system, &q_next, t_next, settings.margin),
             ));
         }
-        // Every gap non-negative (every joint equation zero) after the passes, or the step
-        // says it did not converge.
+        // Every gap non-negative (every joint equation zero) after the passes, to the gap
+        // tolerance (1e-12 m at least: a small island's dense solve meets a relative
+        // tolerance) and the gap's rounding, or the step says it did not converge.
         let violation = |c: &Contact| if c.bilateral { c.gap.abs() } else { -c.gap };
+        let allowed = gap_tolerance.max(1e-12);
         if contacts
             .iter()
-            .any(|c| violation(c) > 1e-12 + rounding_of_gap(c))
+            .any(|c| violation(c) > allowed + rounding_of_gap(c))
         {
             report.converged = false;
         }

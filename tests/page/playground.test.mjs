@@ -703,6 +703,28 @@ test("a pile of 1000 spheres loads, steps with every gap ≥ 0 to rounding, show
   await page.close();
 });
 
+test("a pile's gap tolerance comes from the link, on a logarithmic slider, and bounds the gaps", async () => {
+  const { page, errors } = await open("?scene=pile&N=50&gap=1e-9");
+  // The slider spans 1e-14 to 1e-6 m in decades; the box holds the value itself.
+  assert.deepEqual(await page.$eval("#param-gap", (e) => [Number(e.min), Number(e.max)]), [-14, -6]);
+  assert.equal(await page.$eval('input[data-param="gap"]', (e) => Number(e.value)), 1e-9);
+  const state = await page.evaluate(() => {
+    const sim = window.contactlab.sim;
+    window.contactlab.playing = false;
+    let deepest = 0;
+    // 1 s: the lower layers land in one island of more than 60 rows.
+    while (sim.steps < 240) {
+      sim.step(1);
+      deepest = Math.min(deepest, sim.deepestGap);
+    }
+    return { deepest, tolerance: JSON.parse(sim.sceneJson()).stepper.gap_tolerance };
+  });
+  assert.equal(state.tolerance, 1e-9);
+  assert.ok(state.deepest >= -1e-9, `deepest gap ${state.deepest} m`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("the view choice switches a scene in space to the projections and back, and the link keeps it", async () => {
   const { page, errors } = await open("?scene=pile&N=20");
   await page.selectOption("#view-mode", "projections");
