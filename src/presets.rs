@@ -28,6 +28,10 @@ pub struct Parameter {
     pub default: f64,
     /// Granularity of meaningful values (1 for a choice such as `kind`; 0 = continuous).
     pub step: f64,
+    /// The steppers that read it (empty: every one). The page shows the parameter's control
+    /// only under these, so that a pile's settings for one stepper do not push the rest of the
+    /// panel down a phone's screen; a link or `--set` may still give it under any stepper.
+    pub steppers: &'static [&'static str],
 }
 
 pub(crate) const fn p(
@@ -46,6 +50,7 @@ pub(crate) const fn p(
         max,
         default,
         step: 0.0,
+        steppers: &[],
     }
 }
 
@@ -476,7 +481,7 @@ static PRESETS: &[Preset] = &[
     },
     Preset {
         name: "pile",
-        description: "N spheres (r = 5 cm, 0.524 kg, μ = 1) dropped into an open box 0.7 m wide, 25 to a layer (issue 11's benchmark): one island of thousands of contacts; NSGA keeps every gap ≥ 0 to rounding, or to the tolerance the parameter gap sets.",
+        description: "N spheres (r = 5 cm, 0.524 kg, μ = 1) dropped into an open box 0.7 m wide, 25 to a layer (issue 11's benchmark): one island of thousands of contacts; NSGA keeps every gap ≥ 0 to rounding (or to gap).",
         parameters: PILE_PARAMETERS,
         build: crate::presets_pile::pile,
     },
@@ -638,7 +643,10 @@ const PILE_PARAMETERS: &[Parameter] = &[
     // alone have h√(2k/m) = 2.57 > 2, so central difference is unstable (the pile of 30
     // diverges at step 61); at 2e4 N/m the bound on h·ω_max stays below 1.2 through that
     // pile's first 2 s (docs/modes.md).
-    PENALTY_STIFFNESS,
+    Parameter {
+        steppers: &["penalty-explicit", "penalty-implicit"],
+        ..PENALTY_STIFFNESS
+    },
     choice(
         "sleep",
         "sleeping: 0 off, 1 islands at rest sleep until touched",
@@ -647,6 +655,7 @@ const PILE_PARAMETERS: &[Parameter] = &[
     ),
     Parameter {
         step: 1.0,
+        steppers: &["moreau-jean"],
         // 0: the impulses solved to the tolerance, as the benchmark runs them. 1 to 50:
         // Moreau–Jean's impulses get a fixed budget of that many sweeps a step
         // (`stepper.velocity_sweeps`), as an engine of fixed iterations takes (Rapier: 4),
@@ -665,14 +674,17 @@ const PILE_PARAMETERS: &[Parameter] = &[
     // the issue's 1e-6 m: the position passes end once every gap is within it
     // (`stepper.gap_tolerance`; a logarithmic slider on the page). The other steppers have
     // no position level.
-    p(
-        "gap",
-        "NSGA's gap tolerance, the deepest gap a step may leave (1e-14: resolved to rounding)",
-        "m",
-        crate::integrators::nsga::EXACT_GAP,
-        1e-6,
-        crate::integrators::nsga::EXACT_GAP,
-    ),
+    Parameter {
+        steppers: &["nsga"],
+        ..p(
+            "gap",
+            "NSGA's gap tolerance, the deepest gap a step may leave (1e-14: resolved to rounding)",
+            "m",
+            crate::integrators::nsga::EXACT_GAP,
+            1e-6,
+            crate::integrators::nsga::EXACT_GAP,
+        )
+    },
 ];
 
 const BAR_PARAMETERS: &[Parameter] = &[

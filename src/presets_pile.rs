@@ -137,7 +137,8 @@ fn pile_scene(
     s.stepper.dt = DT;
     // The laws of a pile's one large island are solved iteratively to a relative residual of
     // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m
-    // all the same, as its position passes re-correct what remains.
+    // all the same (or to the parameter `gap`), as its position passes re-correct what
+    // remains.
     s.stepper.newton_tolerance = 1e-8;
     // Two levels (impulses and the position correction) at every N: an island of more than
     // 60 contact equations takes them anyway, and the benchmark should run one scheme from 10

@@ -86,6 +86,8 @@ struct ParameterInfo {
     max: f64,
     default: f64,
     step: f64,
+    /// The steppers that read it (empty: every one); the page hides it under the others.
+    steppers: &'static [&'static str],
     value: f64,
 }
 
@@ -228,6 +230,7 @@ impl Simulation {
                 max: p.max,
                 default: p.default,
                 step: p.step,
+                steppers: p.steppers,
                 value: values
                     .iter()
                     .find(|(n, _)| *n == p.name)

@@ -721,6 +721,14 @@ test("a pile's gap tolerance comes from the link, on a logarithmic slider, and b
   });
   assert.equal(state.tolerance, 1e-9);
   assert.ok(state.deepest >= -1e-9, `deepest gap ${state.deepest} m`);
+  // Each stepper's own settings are shown under it alone: NSGA's gap tolerance, Moreau–Jean's
+  // sweeps, the penalty steppers' stiffness.
+  const shown = () => page.$$eval("#controls .param", (rows) => rows.filter((r) => !r.hidden).map((r) => r.querySelector("input[data-param]").dataset.param));
+  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "gap"]);
+  await page.selectOption("#stepper", "moreau-jean");
+  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "sweeps"]);
+  await page.selectOption("#stepper", "penalty-implicit");
+  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "k", "sleep"]);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -849,7 +857,9 @@ test("the readout says when steps did not converge", async () => {
   assert.match(await readout(page, "solver"), /^lemke, converged$/);
   // PGS needs ≈ 13,800 sweeps for 1 kg under 1000 kg: capped at 1000 it does not converge.
   await page.selectOption("#solver", "pgs,1000,1e-10");
-  await page.waitForTimeout(300);
+  // The readout changes at the next drawn frame: wait for it (a loaded machine draws few).
+  const deadline = Date.now() + 15000;
+  while (await readout(page, "solver") !== "pgs, NOT converged" && Date.now() < deadline) await page.waitForTimeout(100);
   assert.equal(await readout(page, "solver"), "pgs, NOT converged");
   assert.match(await readout(page, "not converged"), /^\d+ of \d+ steps \(worst residual [0-9.e-]+\)$/);
   assert.deepEqual(errors, []);

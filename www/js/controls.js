@@ -1,7 +1,9 @@
 // Sliders with number inputs, built from Simulation.parameters() (name, label, unit, range, value).
 // Values typed or dragged go to setParameter; a refused value shows the library's message.
 // A parameter whose range spans three decades or more (a stiffness from 1e3 to 1e8 N/m) gets a
-// logarithmic slider; the number box always holds the value itself.
+// logarithmic slider; the number box always holds the value itself. A parameter only some
+// steppers read (a pile's penalty stiffness, Moreau–Jean's sweeps, NSGA's gap tolerance) is
+// shown under those alone (showFor).
 
 import { parseNumber } from "./options.js";
 
@@ -22,6 +24,7 @@ export function buildControls(container, parameters, onChange, onError) {
   for (const p of parameters) {
     const row = document.createElement("div");
     row.className = "param";
+    if (p.steppers?.length) row.dataset.steppers = p.steppers.join(" ");
     const id = `param-${p.name}`;
     const label = document.createElement("label");
     label.htmlFor = id;
@@ -70,6 +73,14 @@ export function buildControls(container, parameters, onChange, onError) {
     number.addEventListener("change", () => apply(parseNumber(number.value), number.value, number));
     row.append(label, slider, number);
     container.append(row);
+  }
+}
+
+/** Shows the controls the stepper `stepper` reads and hides the others' (rows built with a
+ * list of steppers). */
+export function showFor(container, stepper) {
+  for (const row of container.querySelectorAll(".param[data-steppers]")) {
+    row.hidden = !row.dataset.steppers.split(" ").includes(stepper);
   }
 }
 

@@ -6,7 +6,7 @@ import { FixedStepLoop, slowMotion } from "./loop.js";
 import { CanvasView } from "./canvas_view.js";
 import { View3D } from "./view3d.js";
 import { TracePlots, recordState } from "./plots.js";
-import { buildControls, boxText } from "./controls.js";
+import { buildControls, boxText, showFor } from "./controls.js";
 import { parseNumber } from "./options.js";
 import { composeFigure, download, legendOf } from "./export.js";
 import { SceneEditor, packScene, unpackScene } from "./editor.js";
@@ -208,6 +208,7 @@ function adopt(sim, name, stepper, dt, solver) {
     writeUrl();
     showMessage("");
   }, showMessage);
+  showFor($("controls"), sim.stepper);
   const bodies = sim.bodies();
   app.bodies = bodies;
   // The scene's gravity, or the default the library applies when a scene gives none.
@@ -580,6 +581,7 @@ async function main() {
     try {
       app.sim.setStepper($("stepper").value);
       app.instability = null;
+      showFor($("controls"), app.sim.stepper);
       chooseSpeed(app.sim);
       showMessage("");
       writeUrl();
