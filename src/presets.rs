@@ -616,15 +616,19 @@ const CRANK_SPEED: Parameter = p(
     std::f64::consts::TAU,
 );
 
-/// The penalty stiffness k of a rigid scene, for the penalty steppers (the others ignore it).
-const PENALTY_STIFFNESS: Parameter = p(
-    "k",
-    "penalty stiffness (penalty steppers)",
-    "N/m",
-    1e3,
-    1e8,
-    1e5,
-);
+/// The penalty stiffness k of a rigid scene, for the penalty steppers (the others ignore it,
+/// and the page shows it under those two alone).
+const PENALTY_STIFFNESS: Parameter = Parameter {
+    steppers: &["penalty-explicit", "penalty-implicit"],
+    ..p(
+        "k",
+        "penalty stiffness (penalty steppers)",
+        "N/m",
+        1e3,
+        1e8,
+        1e5,
+    )
+};
 
 const PILE_PARAMETERS: &[Parameter] = &[
     Parameter {
@@ -643,10 +647,7 @@ const PILE_PARAMETERS: &[Parameter] = &[
     // alone have h√(2k/m) = 2.57 > 2, so central difference is unstable (the pile of 30
     // diverges at step 61); at 2e4 N/m the bound on h·ω_max stays below 1.2 through that
     // pile's first 2 s (docs/modes.md).
-    Parameter {
-        steppers: &["penalty-explicit", "penalty-implicit"],
-        ..PENALTY_STIFFNESS
-    },
+    PENALTY_STIFFNESS,
     choice(
         "sleep",
         "sleeping: 0 off, 1 islands at rest sleep until touched",

@@ -76,18 +76,11 @@ fn to_js<T: Serialize>(value: &T) -> JsValue {
     value.serialize(&serializer).unwrap_or(JsValue::NULL)
 }
 
-/// One tunable with its current value.
+/// One tunable (its declaration's fields, flattened) with its current value.
 #[derive(Serialize)]
 struct ParameterInfo {
-    name: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    min: f64,
-    max: f64,
-    default: f64,
-    step: f64,
-    /// The steppers that read it (empty: every one); the page hides it under the others.
-    steppers: &'static [&'static str],
+    #[serde(flatten)]
+    parameter: &'static presets::Parameter,
     value: f64,
 }
 
@@ -223,14 +216,7 @@ impl Simulation {
             .parameters
             .iter()
             .map(|p| ParameterInfo {
-                name: p.name,
-                label: p.label,
-                unit: p.unit,
-                min: p.min,
-                max: p.max,
-                default: p.default,
-                step: p.step,
-                steppers: p.steppers,
+                parameter: p,
                 value: values
                     .iter()
                     .find(|(n, _)| *n == p.name)
