@@ -713,6 +713,9 @@ struct NewtonScratch {
     /// The Newton direction.
     step: DVector<f64>,
     lu: crate::linalg::reusable_lu::ReusableLu,
+    /// The least-squares direction's right-hand side −R, and its solver.
+    rhs: DVector<f64>,
+    least_squares: crate::linalg::least_squares::LeastSquares,
 }
 
 impl Default for NewtonScratch {
@@ -725,6 +728,8 @@ impl Default for NewtonScratch {
             trial: Linearization::default(),
             step: DVector::zeros(0),
             lu: crate::linalg::reusable_lu::ReusableLu::default(),
+            rhs: DVector::zeros(0),
+            least_squares: crate::linalg::least_squares::LeastSquares::default(),
         }
     }
 }
@@ -741,17 +746,28 @@ thread_local! {
 thread_local! {
     /// Fallbacks of the dense solver on this thread (see [`dense_fallbacks`]).
     static DENSE_FALLBACKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Least-squares directions of the dense Newton on this thread
+    /// (see [`least_squares_directions`]).
+    static LEAST_SQUARES_DIRECTIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 fn count_fallback() {
     DENSE_FALLBACKS.with(|n| n.set(n.get() + 1));
 }
 
-/// How many times the dense semismooth Newton on this thread has fallen back: to a
-/// least-squares direction (an SVD of its Jacobian, found singular by the LU), or, not
-/// converged, to block Gauss–Seidel and Lemke's polygon. These rare paths allocate their
-/// work (nalgebra's SVD, the fallbacks' vectors): the one place where a step whose buffers
-/// have grown still allocates, which the allocation test tells apart by this count.
+/// How many least-squares directions the dense semismooth Newton on this thread has taken
+/// (its Jacobian found singular by the LU, or the LU's direction not decreasing ‖R‖): a
+/// test's evidence that it exercised that path.
+pub fn least_squares_directions() -> u64 {
+    LEAST_SQUARES_DIRECTIONS.with(std::cell::Cell::get)
+}
+
+/// How many times the dense semismooth Newton on this thread has not converged and fallen
+/// back to block Gauss–Seidel and Lemke's polygon. These rare paths allocate their work
+/// (the fallbacks' vectors and matrices): the one place where a step whose buffers have
+/// grown still allocates, which the allocation test tells apart by this count. (Newton's
+/// least-squares direction, taken when the LU finds its Jacobian singular, allocates
+/// nothing: it is not counted.)
 pub fn dense_fallbacks() -> u64 {
     DENSE_FALLBACKS.with(std::cell::Cell::get)
 }
@@ -826,8 +842,9 @@ fn newton_in(
         iterations += 1;
         // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖
         // (redundant contacts — four corners of a box on a floor — make the stick-case
-        // Jacobian r W singular), the least-squares minimum-norm direction by SVD, which
-        // exists because R lies in the range of W there.
+        // Jacobian r W singular), the least-squares minimum-norm direction by SVD (one-sided
+        // Jacobi on kept buffers, `least_squares.rs`), which exists because R lies in the
+        // range of W there.
         s.lu.factor(&s.current.jac);
         s.step.copy_from(&s.current.res);
         s.step.neg_mut();
@@ -838,15 +855,15 @@ fn newton_in(
                 continue;
             }
             if k == 1 {
-                count_fallback();
-                let jac = &s.current.jac;
-                match jac
-                    .clone()
-                    .svd(true, true)
-                    .solve(&(-&s.current.res), 1e-12 * jac.amax())
+                LEAST_SQUARES_DIRECTIONS.with(|n| n.set(n.get() + 1));
+                crate::linalg::buffers::copy_vector(&mut s.rhs, &s.current.res);
+                s.rhs.neg_mut();
+                let cutoff = 1e-12 * s.current.jac.amax();
+                if !s
+                    .least_squares
+                    .solve(&s.current.jac, &s.rhs, cutoff, &mut s.step)
                 {
-                    Ok(d) if d.iter().all(|x| x.is_finite()) => s.step.copy_from(&d),
-                    _ => break,
+                    break;
                 }
             }
             // Backtracking on ‖R‖²: full Newton steps near the solution, damped far from it.

@@ -3,5 +3,6 @@
 pub(crate) mod buffers;
 pub(crate) mod conjugate_gradient;
 pub(crate) mod float;
+pub(crate) mod least_squares;
 pub(crate) mod reusable_lu;
 pub(crate) mod slices;
