@@ -455,6 +455,7 @@ pub fn solve(
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
 ) -> LawSolution {
+    nsgs::reserve(u_free.len(), blocks.len());
     let first = newton(w, u_free, blocks, guess, options);
     if first.converged {
         return inside_laws(first, w, u_free, blocks);
@@ -462,8 +463,7 @@ pub fn solve(
     count_fallback();
     // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
     if blocks.len() > 1 {
-        let start = project_onto_laws(&first.lambda, blocks);
-        let mut sweeps = nsgs::solve(w, u_free, blocks, Some(&start), options);
+        let mut sweeps = nsgs::solve_from(w, u_free, blocks, Some(&first.lambda), true, options);
         if sweeps.converged {
             sweeps.iterations += first.iterations;
             return inside_laws(sweeps, w, u_free, blocks);
@@ -694,8 +694,10 @@ pub(crate) fn solve_local(
         }
     }
     let mut out = first;
-    out.lambda = project_onto_laws(&out.lambda, blocks);
-    out.u = u_free + w * &out.lambda;
+    project_in_place(out.lambda.as_mut_slice(), blocks);
+    // u = u_free + W λ (W λ, then the sum, as the vector expression takes it).
+    w.mul_to(&out.lambda, &mut out.u);
+    out.u += u_free;
     out
 }
 
@@ -763,11 +765,10 @@ pub fn least_squares_directions() -> u64 {
 }
 
 /// How many times the dense semismooth Newton on this thread has not converged and fallen
-/// back to block Gauss–Seidel and Lemke's polygon. These rare paths allocate their work
-/// (the fallbacks' vectors and matrices): the one place where a step whose buffers have
-/// grown still allocates, which the allocation test tells apart by this count. (Newton's
-/// least-squares direction, taken when the LU finds its Jacobian singular, allocates
-/// nothing: it is not counted.)
+/// back to block Gauss–Seidel and Lemke's polygon: a test's evidence that it exercised
+/// that path. Its buffers are kept per thread and grow with every dense problem, so a
+/// fallback of round contacts allocates nothing once they have grown (a contact that is not
+/// round gets a small Newton of its own inside the sweeps, which still allocates).
 pub fn dense_fallbacks() -> u64 {
     DENSE_FALLBACKS.with(std::cell::Cell::get)
 }
@@ -838,6 +839,10 @@ fn newton_in(
     let mut iterations = 0;
     crate::linalg::buffers::sized_vector(&mut s.step, n);
     crate::linalg::buffers::sized_vector(&mut s.trial_lambda, n);
+    // The least-squares direction's buffers grow with the rest (it is taken rarely, and a
+    // first call at a new size would allocate in a step that otherwise does not).
+    crate::linalg::buffers::reserve_vector(&mut s.rhs, n);
+    s.least_squares.reserve(n);
     while norm > options.tolerance * scale && iterations < options.max_iterations {
         iterations += 1;
         // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖

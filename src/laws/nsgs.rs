@@ -25,6 +25,37 @@ use super::{LawBlock, LawMethod, LawSolution, NewtonOptions};
 /// Most sweeps one NSGS solve makes.
 pub const MAX_SWEEPS: usize = 500;
 
+/// The work vectors of one solve, kept on this thread from one solve to the next (the
+/// dense Newton's fallback runs in a settled pile's steps, which allocate nothing).
+#[derive(Default)]
+struct Work {
+    /// The iterate λ.
+    lambda: DVector<f64>,
+    /// u = u_free + W λ, kept up to date.
+    u: DVector<f64>,
+    /// Each contact's own block W_cc (row-major) and, for a round contact, its closed form.
+    own_blocks: Vec<([f64; 36], Option<RoundContact>)>,
+}
+
+thread_local! {
+    static WORK: crate::linalg::buffers::ScratchPool<Work> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Room for a solve of `n` rows in `blocks` contacts, so that one up to that size allocates
+/// nothing: the dense solver calls this for every problem, and block Gauss–Seidel, its
+/// fallback, runs in buffers that grew with the problems, not at its first call.
+pub(crate) fn reserve(n: usize, blocks: usize) {
+    crate::linalg::buffers::with_scratch(&WORK, |work| {
+        crate::linalg::buffers::reserve_vector(&mut work.lambda, n);
+        crate::linalg::buffers::reserve_vector(&mut work.u, n);
+        let more = blocks.saturating_sub(work.own_blocks.len());
+        if work.own_blocks.capacity() < blocks {
+            work.own_blocks.reserve_exact(more);
+        }
+    });
+}
+
 /// Solves the laws by block Gauss–Seidel from `guess`; `converged` when the whole problem's
 /// relative residual reaches `options.tolerance`.
 pub fn solve(
@@ -34,32 +65,71 @@ pub fn solve(
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
 ) -> LawSolution {
+    solve_from(w, u_free, blocks, guess, false, options)
+}
+
+/// [`solve`] from `guess` projected onto the laws first (when `project` is true), as
+/// [`super::project_onto_laws`] would project it, without a copy of it.
+pub(crate) fn solve_from(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    project: bool,
+    options: &NewtonOptions,
+) -> LawSolution {
+    crate::linalg::buffers::with_scratch(&WORK, |work| {
+        let n = u_free.len();
+        crate::linalg::buffers::zeroed_vector(&mut work.lambda, n);
+        if let Some(g) = guess.filter(|g| g.len() == n) {
+            work.lambda.copy_from(g);
+            if project {
+                super::project_in_place(work.lambda.as_mut_slice(), blocks);
+            }
+            if !work.lambda.iter().all(|x| x.is_finite()) {
+                work.lambda.fill(0.0);
+            }
+        }
+        solve_in(w, u_free, blocks, options, work)
+    })
+}
+
+/// [`solve`] from `work.lambda`, in the buffers of `work`.
+fn solve_in(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    options: &NewtonOptions,
+    work: &mut Work,
+) -> LawSolution {
     let n = u_free.len();
-    let mut lambda = match guess {
-        Some(g) if g.len() == n && g.iter().all(|x| x.is_finite()) => g.clone(),
-        _ => DVector::zeros(n),
-    };
-    let mut u = u_free + w * &lambda;
+    let Work {
+        lambda,
+        u,
+        own_blocks,
+    } = work;
+    // u = u_free + W λ (W λ, then the sum: the same bits as the expression u_free + W λ).
+    crate::linalg::buffers::sized_vector(u, n);
+    w.mul_to(lambda, u);
+    *u += u_free;
     let mut iterations = 0;
-    let mut best = super::assess(w, u_free, blocks, &lambda, options);
+    let mut best = super::assess(w, u_free, blocks, lambda, options);
     // Each contact's own block W_cc (row-major) and, for a round contact, its closed-form
     // solve (`round_contact.rs`); other blocks go to the small semismooth Newton.
-    let own_blocks: Vec<([f64; 36], Option<RoundContact>)> = blocks
-        .iter()
-        .map(|b| {
-            let len = super::sparse::block_len(b);
-            let mut own = [0.0; 36];
-            for i in 0..len {
-                for j in 0..len {
-                    own[i * len + j] = w[(b.offset + i, b.offset + j)];
-                }
+    own_blocks.clear();
+    own_blocks.extend(blocks.iter().map(|b| {
+        let len = super::sparse::block_len(b);
+        let mut own = [0.0; 36];
+        for i in 0..len {
+            for j in 0..len {
+                own[i * len + j] = w[(b.offset + i, b.offset + j)];
             }
-            let round = RoundContact::of(&own[..len * len], b);
-            (own, round)
-        })
-        .collect();
+        }
+        let round = RoundContact::of(&own[..len * len], b);
+        (own, round)
+    }));
     for _ in 0..MAX_SWEEPS {
-        for (b, (own, round)) in blocks.iter().zip(&own_blocks) {
+        for (b, (own, round)) in blocks.iter().zip(own_blocks.iter()) {
             let len = super::sparse::block_len(b);
             let range = b.offset..b.offset + len;
             // Local free quantities f = u_c − W_cc λ_c, and the block's new λ_c.
@@ -97,7 +167,7 @@ pub fn solve(
             }
         }
         iterations += 1;
-        let now = super::assess(w, u_free, blocks, &lambda, options);
+        let now = super::assess(w, u_free, blocks, lambda, options);
         best = now;
         if best.converged {
             break;

@@ -39,6 +39,27 @@ pub(crate) fn sized_matrix(m: &mut DMatrix<f64>, rows: usize, cols: usize) {
     }
 }
 
+/// Gives `m` room for `entries` entries without changing its shape or contents, so that a
+/// later [`sized_matrix`] up to that many entries does not allocate: the buffers of a rare
+/// path (a fallback) grow with the common path's, not at the fallback's first call.
+pub(crate) fn reserve_matrix(m: &mut DMatrix<f64>, entries: usize) {
+    if m.data.as_vec().capacity() < entries {
+        let (rows, cols) = m.shape();
+        let mut data: Vec<f64> = std::mem::replace(m, DMatrix::zeros(0, 0)).data.into();
+        data.reserve_exact(entries - data.len());
+        *m = DMatrix::from_vec(rows, cols, data);
+    }
+}
+
+/// [`reserve_matrix`] for a vector: room for `entries` entries.
+pub(crate) fn reserve_vector(v: &mut DVector<f64>, entries: usize) {
+    if v.data.as_vec().capacity() < entries {
+        let mut data: Vec<f64> = std::mem::replace(v, DVector::zeros(0)).data.into();
+        data.reserve_exact(entries - data.len());
+        *v = DVector::from_vec(data);
+    }
+}
+
 /// A thread's stack of reusable work buffers for one solver: a solve takes a set (or a new
 /// one), works in it and puts it back, so the islands of every step reuse the same storage.
 /// A stack rather than one set, so that a solve started inside another takes its own.

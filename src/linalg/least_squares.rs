@@ -39,6 +39,12 @@ pub(crate) struct LeastSquares {
 }
 
 impl LeastSquares {
+    /// Room for an n × n solve, so that one up to that size allocates nothing.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        super::buffers::reserve_matrix(&mut self.u, n * n);
+        super::buffers::reserve_matrix(&mut self.v, n * n);
+    }
+
     /// The minimum-norm least-squares solution of `a` x = `b` (a square), singular values at
     /// or below `cutoff` treated as zero, written into `x` (resized). False when the sweeps
     /// did not converge or an entry is not finite (then `x` holds no answer).
