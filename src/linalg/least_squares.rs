@@ -123,12 +123,7 @@ impl LeastSquares {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Deterministic entries in [−1, 1).
-    fn noise(k: usize) -> f64 {
-        let x = ((k as f64 + 1.0) * 12.9898).sin() * 43758.5453;
-        2.0 * (x - x.floor()) - 1.0
-    }
+    use crate::linalg::noise;
 
     /// A regular matrix: the least-squares solution is the solution, A x = b to rounding,
     /// for sizes that make one solver's buffers grow and shrink.

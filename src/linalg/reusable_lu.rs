@@ -62,12 +62,7 @@ impl ReusableLu {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Deterministic entries in [−1, 1).
-    fn noise(k: usize) -> f64 {
-        let x = ((k as f64 + 1.0) * 12.9898).sin() * 43758.5453;
-        2.0 * (x - x.floor()) - 1.0
-    }
+    use crate::linalg::noise;
 
     /// Same answers as nalgebra's LU to the bit, on matrices of several sizes factored one
     /// after the other with one `ReusableLu` (so its buffers grow and shrink), and a true
