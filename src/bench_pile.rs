@@ -203,6 +203,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let mut steppers = vec!["nsga".to_string(), "moreau-jean".to_string()];
     let mut presets = vec!["pile".to_string(), "pile-2d".to_string()];
     let (mut steps, mut budget, mut resistance, mut sleep) = (1000usize, 120.0f64, false, false);
+    // Each configuration without and with resistance, and the cost of it (issue 11's "at
+    // most 1.5 times").
+    let mut resistance_ratio = false;
     let (mut overrides, mut repeat) = (Overrides::default(), 1usize);
     let mut trace_path = None;
     let mut it = args.iter();
@@ -213,6 +216,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
         }
         if a == "--sleep" {
             sleep = true;
+            continue;
+        }
+        if a == "--resistance-ratio" {
+            resistance_ratio = true;
             continue;
         }
         let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
@@ -311,7 +318,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --gap-tolerance, --margin, --resistance, --sleep, --sleep-speed, --sleep-time, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --gap-tolerance, --margin, --resistance, --resistance-ratio, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -326,34 +333,47 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     // The trace is of each configuration's first run (the others repeat its arithmetic).
     let trace = RefCell::new(String::from(TRACE_HEADER));
+    let resistances: &[bool] = match (resistance_ratio, resistance) {
+        (true, _) => &[false, true],
+        (false, on) => {
+            if on {
+                &[true]
+            } else {
+                &[false]
+            }
+        }
+    };
+    // Per preset and stepper: ms/step summed over the sizes, without and with resistance.
+    let mut costs: Vec<(String, String, [f64; 2])> = Vec::new();
     for preset in &presets {
         for &n in &sizes {
             for stepper in &steppers {
-                let first = Cell::new(true);
-                let run = || {
-                    let mut lines = trace.borrow_mut();
-                    let traced = trace_path.is_some() && first.replace(false);
-                    run_one(
-                        preset,
-                        n,
-                        stepper,
-                        (resistance, sleep),
-                        overrides,
-                        (steps, budget),
-                        traced.then_some(&mut *lines),
-                    )
-                };
-                let r = match repeated(run, repeat) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        // A run that failed keeps the trace up to its failing step.
-                        if let Some(path) = &trace_path {
-                            let _ = std::fs::write(path, trace.take());
+                for &resistance in resistances {
+                    let first = Cell::new(true);
+                    let run = || {
+                        let mut lines = trace.borrow_mut();
+                        let traced = trace_path.is_some() && first.replace(false);
+                        run_one(
+                            preset,
+                            n,
+                            stepper,
+                            (resistance, sleep),
+                            overrides,
+                            (steps, budget),
+                            traced.then_some(&mut *lines),
+                        )
+                    };
+                    let r = match repeated(run, repeat) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            // A run that failed keeps the trace up to its failing step.
+                            if let Some(path) = &trace_path {
+                                let _ = std::fs::write(path, trace.take());
+                            }
+                            return Err(e);
                         }
-                        return Err(e);
-                    }
-                };
-                out.push_str(&format!(
+                    };
+                    out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.2} | {:.2e} | {:.2e} | {} | {} | {:.1e} |\n",
                     r.preset,
                     r.n,
@@ -378,9 +398,21 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     r.unconverged,
                     r.worst_residual
                 ));
-                eprintln!("{}", out.lines().last().unwrap_or(""));
+                    eprintln!("{}", out.lines().last().unwrap_or(""));
+                    let cost = match costs.iter_mut().find(|c| &c.0 == preset && &c.1 == stepper) {
+                        Some(c) => c,
+                        None => {
+                            costs.push((preset.clone(), stepper.clone(), [0.0; 2]));
+                            costs.last_mut().expect("pushed")
+                        }
+                    };
+                    cost.2[usize::from(resistance)] += r.ms_per_step;
+                }
             }
         }
+    }
+    if resistance_ratio {
+        out.push_str(&resistance_costs(&costs, &sizes));
     }
     if let Some(path) = &trace_path {
         std::fs::write(path, trace.into_inner())
@@ -414,6 +446,42 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     Ok(out)
 }
+
+/// The lines under the table of `--resistance-ratio`: per preset and stepper, the ms/step
+/// of the runs with ρ = γ = 1 mm over those without, summed over the sizes (a sum over
+/// neighbouring sizes reads past one pile's trajectory), against the issue's bound.
+fn resistance_costs(costs: &[(String, String, [f64; 2])], sizes: &[usize]) -> String {
+    let which = match sizes {
+        [n] => format!("N = {n}"),
+        _ => format!(
+            "N = {}, summed",
+            sizes
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut out = format!(
+        "\nRolling and spinning resistance (ρ = γ = 1 mm) against none, ms/step, {which} (issue 11 asks for at most {RESISTANCE_BOUND} times):\n"
+    );
+    for (preset, stepper, [without, with]) in costs {
+        let ratio = with / without;
+        let verdict = if ratio <= RESISTANCE_BOUND {
+            "within"
+        } else {
+            "above"
+        };
+        out.push_str(&format!(
+            "- {preset} {stepper}: {without:.3} → {with:.3}, {ratio:.2} times ({verdict} the bound)\n"
+        ));
+    }
+    out
+}
+
+/// Issue 11's bound on the cost of rolling and spinning resistance: at most this many times
+/// the step without it.
+const RESISTANCE_BOUND: f64 = 1.5;
 
 /// Runs a configuration up to `repeat` times while its runs so far took under
 /// [`REPEAT_BELOW_S`] in all; returns the first run's figures with the median ms/step of

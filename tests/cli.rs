@@ -401,6 +401,67 @@ fn bench_pile_takes_a_gap_tolerance_and_names_it() {
     assert!(deepest <= 1e-9, "deepest penetration {deepest} m");
 }
 
+/// `bench-pile --resistance-ratio` runs each configuration without and with rolling and
+/// spinning resistance (ρ = γ = 1 mm), and under the table gives each preset and stepper's
+/// cost ratio, summed over the sizes, against issue 11's bound of 1.5. The ratio is read
+/// back against the rows it comes from (the sums of their ms/step, as printed to three
+/// decimals), and the resisted rows say ρ = γ = 1 mm.
+#[test]
+fn bench_pile_gives_the_cost_of_resistance() {
+    let args = [
+        "bench-pile",
+        "--n",
+        "30,40",
+        "--presets",
+        "pile-2d",
+        "--steppers",
+        "nsga,moreau-jean",
+        "--steps",
+        "60",
+        "--resistance-ratio",
+    ];
+    let (code, out, err) = contactlab(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with("| pile-2d |"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 8, "{out}");
+    assert!(
+        out.contains("(issue 11 asks for at most 1.5 times)"),
+        "{out}"
+    );
+    for stepper in ["nsga", "moreau-jean"] {
+        let sum = |resisted: &str| -> f64 {
+            rows.iter()
+                .filter(|c| c[3] == stepper && c[4] == resisted)
+                .map(|c| c[8].parse::<f64>().unwrap())
+                .sum()
+        };
+        let (without, with) = (sum("0"), sum("1 mm"));
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("- pile-2d {stepper}: ")))
+            .unwrap_or_else(|| panic!("no ratio line for {stepper} in {out}"));
+        let ratio: f64 = line
+            .split(", ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no ratio in '{line}'"));
+        // The rows print ms/step to 1e-3, the ratio to 1e-2.
+        let expected = with / without;
+        let slack = 0.006 + 2e-3 * (1.0 + expected) / without;
+        assert!(
+            (ratio - expected).abs() <= slack,
+            "{line}: rows give {expected}"
+        );
+        let verdict = if ratio <= 1.5 { "within" } else { "above" };
+        assert!(line.ends_with(&format!("({verdict} the bound)")), "{line}");
+    }
+}
+
 /// The first line of `solver-compare`'s output and the number of problems it kept
 /// ("…: K of S large-island problems").
 fn recorded(out: &str) -> (&str, usize) {
