@@ -847,8 +847,8 @@ fn newton_in(
         iterations += 1;
         // The Newton direction by LU; when LU fails or its direction does not decrease ‖R‖
         // (redundant contacts — four corners of a box on a floor — make the stick-case
-        // Jacobian r W singular), the least-squares minimum-norm direction by SVD (one-sided
-        // Jacobi on kept buffers, `least_squares.rs`), which exists because R lies in the
+        // Jacobian r W singular), the least-squares minimum-norm direction (QR with column
+        // pivoting on kept buffers, `least_squares.rs`), which exists because R lies in the
         // range of W there.
         s.lu.factor(&s.current.jac);
         s.step.copy_from(&s.current.res);

@@ -1,53 +1,71 @@
-//! The minimum-norm least-squares solution of a small, possibly singular square system by one-sided Jacobi SVD, on buffers that persist between solves: the small islands' Newton direction when its Jacobian is singular, without nalgebra's SVD and its allocations.
+//! The minimum-norm least-squares solution of a small, possibly singular square system, by Householder QR with column pivoting and a projection off the null space, on buffers that persist between solves: the small islands' Newton direction when its Jacobian is singular, without nalgebra's SVD and its allocations.
 //!
-//! One-sided Jacobi (Hestenes 1958; Demmel and Veselić 1992 for its accuracy) orthogonalises
-//! the columns of U = A by plane rotations, applied to V = I alongside, so that A V = U
-//! keeps holding. For each pair of columns (p, q), with α = ‖U_p‖², β = ‖U_q‖², γ = U_p·U_q,
-//! the rotation
-//!
-//! ```text
-//!     ζ = (β − α) / (2γ),   t = sign(ζ) / (|ζ| + √(1 + ζ²)),   c = 1/√(1 + t²),   s = c t,
-//!     U_p ← c U_p − s U_q,   U_q ← s U_p + c U_q          (and the same for V)
-//! ```
-//!
-//! makes the two columns orthogonal. Sweeps over every pair repeat until no pair is further
-//! from orthogonal than rounding (|γ| ≤ ε √(αβ)); then U's columns are σ_j u_j, with σ_j =
-//! ‖U_j‖ the singular values, and A = Σ σ_j u_j v_jᵀ. The solution of A x ≈ b of least norm
-//! among those of least residual is
+//! QR with column pivoting (Businger and Golub 1965) factors A P = Q R, taking at each step
+//! the remaining column of largest norm, so that |r_11| ≥ |r_22| ≥ … and the rank shows as
+//! the first diagonal entry at or below the cutoff: with k of them above it,
 //!
 //! ```text
-//!     x = Σ_{σ_j > cutoff} v_j (u_j · b) / σ_j = Σ_{σ_j > cutoff} V_j (U_j · b) / σ_j²,
+//!     A P = Q [ R₁₁  R₁₂ ]      R₁₁ (k × k) upper triangular and regular,
+//!             [  0    0  ]      the rows below k left out (their entries are below the cutoff).
 //! ```
 //!
-//! the directions of singular values at or below the cutoff left out (as nalgebra's
-//! `SVD::solve(b, eps)` leaves them). Rotations are orthogonal, so the singular values are
-//! found to within rounding relative to the largest, whatever the conditioning.
+//! In the permuted unknowns y = Pᵀ x, the basic solution is y_B = (R₁₁⁻¹ c₁, 0), c = Qᵀ b,
+//! and A's null space is spanned by the columns of N = [−M; I], M = R₁₁⁻¹ R₁₂. Every least-
+//! squares solution is y_B + N w; the one of least norm is orthogonal to N:
+//!
+//! ```text
+//!     (I + Mᵀ M) w = −Nᵀ y_B = Mᵀ z   (z = R₁₁⁻¹ c₁),     y = (z − M w, w)  →  x = P y.
+//! ```
+//!
+//! I + MᵀM is symmetric with eigenvalues ≥ 1, so that last solve is well conditioned
+//! however singular A is. This is the minimum-norm solution that an SVD with the same
+//! cutoff gives when the rank is clear (singular values far above or far below the cutoff,
+//! as redundant contacts make them). On matrices with every third column repeated, it
+//! agreed with nalgebra's SVD solve to 4e-15 and took 0.2 to 0.6 of its time (0.5 µs
+//! against 2.3 at n = 6, 200 against 343 at n = 60). One-sided Jacobi SVD, tried first,
+//! took 2 to 20 times nalgebra's time.
 
 use nalgebra::{DMatrix, DVector};
-
-/// Sweeps over every pair of columns before giving up. Jacobi converges quadratically once
-/// the columns are nearly orthogonal: a 60 × 60 matrix takes about ten.
-const MAX_SWEEPS: usize = 60;
 
 /// The work of [`LeastSquares::solve`], kept from one call to the next.
 #[derive(Debug, Default)]
 pub(crate) struct LeastSquares {
-    /// A V: its columns become σ_j u_j.
-    u: DMatrix<f64>,
-    /// The accumulated rotations: its columns become v_j.
-    v: DMatrix<f64>,
+    /// The Householder vectors below the diagonal, R on and above it.
+    qr: DMatrix<f64>,
+    /// Each Householder vector's first entry, and its factor τ (H = I − τ v vᵀ).
+    head: Vec<f64>,
+    tau: Vec<f64>,
+    /// The column permutation: column j of A P is column `perm[j]` of A.
+    perm: Vec<usize>,
+    /// Squared norms of the remaining parts of the columns.
+    norms: Vec<f64>,
+    /// Qᵀ b, then the permuted solution y.
+    c: Vec<f64>,
+    /// M = R₁₁⁻¹ R₁₂ (k × (n − k)) and I + MᵀM.
+    m: DMatrix<f64>,
+    gram: DMatrix<f64>,
+    /// The null-space coefficients w.
+    w: DVector<f64>,
+    lu: super::reusable_lu::ReusableLu,
 }
 
 impl LeastSquares {
     /// Room for an n × n solve, so that one up to that size allocates nothing.
     pub(crate) fn reserve(&mut self, n: usize) {
-        super::buffers::reserve_matrix(&mut self.u, n * n);
-        super::buffers::reserve_matrix(&mut self.v, n * n);
+        super::buffers::reserve_matrix(&mut self.qr, n * n);
+        super::buffers::reserve_matrix(&mut self.m, n * n);
+        super::buffers::reserve_matrix(&mut self.gram, n * n);
+        super::buffers::reserve_vector(&mut self.w, n);
+        for v in [&mut self.head, &mut self.tau, &mut self.norms, &mut self.c] {
+            v.reserve(n.saturating_sub(v.len()));
+        }
+        self.perm.reserve(n.saturating_sub(self.perm.len()));
+        self.lu.reserve(n);
     }
 
-    /// The minimum-norm least-squares solution of `a` x = `b` (a square), singular values at
-    /// or below `cutoff` treated as zero, written into `x` (resized). False when the sweeps
-    /// did not converge or an entry is not finite (then `x` holds no answer).
+    /// The minimum-norm least-squares solution of `a` x = `b` (a square), directions whose
+    /// pivot is at or below `cutoff` treated as A's null space, written into `x` (resized).
+    /// False when an entry is not finite (then `x` holds no answer).
     pub(crate) fn solve(
         &mut self,
         a: &DMatrix<f64>,
@@ -58,65 +76,136 @@ impl LeastSquares {
         let n = a.ncols();
         assert_eq!(a.nrows(), n, "a square matrix");
         assert_eq!(b.len(), n, "a right-hand side of its size");
-        super::buffers::sized_matrix(&mut self.u, n, n);
-        super::buffers::sized_matrix(&mut self.v, n, n);
-        self.u.copy_from(a);
-        self.v.fill_with_identity();
-        if !self.u.iter().all(|e| e.is_finite()) || !b.iter().all(|e| e.is_finite()) {
+        if !a.iter().all(|e| e.is_finite()) || !b.iter().all(|e| e.is_finite()) {
             return false;
         }
-        let mut converged = n < 2;
-        for _ in 0..MAX_SWEEPS {
-            if converged {
-                break;
+        let rank = self.factor(a, cutoff);
+        // c = Qᵀ b: the reflections in order.
+        self.c.clear();
+        self.c.extend_from_slice(b.as_slice());
+        for j in 0..rank {
+            let (head, tau) = (self.head[j], self.tau[j]);
+            let mut dot = head * self.c[j];
+            for i in j + 1..n {
+                dot += self.qr[(i, j)] * self.c[i];
             }
-            converged = true;
-            for p in 0..n {
-                for q in p + 1..n {
-                    converged &= self.rotate(p, q);
+            self.c[j] -= tau * dot * head;
+            for i in j + 1..n {
+                self.c[i] -= tau * dot * self.qr[(i, j)];
+            }
+        }
+        // z = R₁₁⁻¹ c₁ into c[..rank]; M = R₁₁⁻¹ R₁₂.
+        let free = n - rank;
+        self.back_substitute_c(rank);
+        super::buffers::sized_matrix(&mut self.m, rank, free);
+        for col in 0..free {
+            for i in 0..rank {
+                self.m[(i, col)] = self.qr[(i, rank + col)];
+            }
+            for i in (0..rank).rev() {
+                let mut v = self.m[(i, col)];
+                for l in i + 1..rank {
+                    v -= self.qr[(i, l)] * self.m[(l, col)];
                 }
+                self.m[(i, col)] = v / self.qr[(i, i)];
             }
         }
-        if !converged {
-            return false;
+        // (I + MᵀM) w = Mᵀ z, then y = (z − M w, w).
+        self.c.truncate(rank);
+        self.c.resize(n, 0.0);
+        if free > 0 {
+            super::buffers::sized_matrix(&mut self.gram, free, free);
+            self.m.tr_mul_to(&self.m, &mut self.gram);
+            for d in 0..free {
+                self.gram[(d, d)] += 1.0;
+            }
+            super::buffers::sized_vector(&mut self.w, free);
+            for col in 0..free {
+                self.w[col] = (0..rank).map(|i| self.m[(i, col)] * self.c[i]).sum();
+            }
+            self.lu.factor(&self.gram);
+            if !self.lu.solve_in_place(&mut self.w) {
+                return false;
+            }
+            for i in 0..rank {
+                self.c[i] -= (0..free)
+                    .map(|col| self.m[(i, col)] * self.w[col])
+                    .sum::<f64>();
+            }
+            for col in 0..free {
+                self.c[rank + col] = self.w[col];
+            }
         }
         super::buffers::sized_vector(x, n);
-        x.fill(0.0);
-        for j in 0..n {
-            let column = self.u.column(j);
-            let sigma_squared = column.norm_squared();
-            if sigma_squared.sqrt() <= cutoff {
-                continue;
-            }
-            let coefficient = column.dot(b) / sigma_squared;
-            x.axpy(coefficient, &self.v.column(j), 1.0);
+        for (j, &column) in self.perm.iter().enumerate() {
+            x[column] = self.c[j];
         }
         x.iter().all(|e| e.is_finite())
     }
 
-    /// Makes columns p and q of U orthogonal (and rotates V's alike); true when they already
-    /// were to rounding, so that no rotation was needed.
-    fn rotate(&mut self, p: usize, q: usize) -> bool {
-        let (alpha, beta, gamma) = {
-            let (up, uq) = (self.u.column(p), self.u.column(q));
-            (up.norm_squared(), uq.norm_squared(), up.dot(&uq))
-        };
-        if gamma == 0.0 || gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() {
-            return true;
-        }
-        let zeta = (beta - alpha) / (2.0 * gamma);
-        let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
-        let c = 1.0 / (1.0 + t * t).sqrt();
-        let s = c * t;
-        for m in [&mut self.u, &mut self.v] {
-            let (mut mp, mut mq) = m.columns_range_pair_mut(p, q);
-            for (x, y) in mp.iter_mut().zip(mq.iter_mut()) {
-                let (xp, xq) = (*x, *y);
-                *x = c * xp - s * xq;
-                *y = s * xp + c * xq;
+    /// Householder QR of `a` with column pivoting into `qr`, `head`, `tau`, `perm`; returns
+    /// the rank: the pivots above `cutoff` (the factorization stops at the first one not).
+    fn factor(&mut self, a: &DMatrix<f64>, cutoff: f64) -> usize {
+        let n = a.ncols();
+        super::buffers::sized_matrix(&mut self.qr, n, n);
+        self.qr.copy_from(a);
+        self.perm.clear();
+        self.perm.extend(0..n);
+        self.head.clear();
+        self.tau.clear();
+        self.norms.clear();
+        self.norms
+            .extend((0..n).map(|j| self.qr.column(j).norm_squared()));
+        for j in 0..n {
+            // The remaining column of largest norm (recomputed below the rows done, which
+            // is exact where downdating would lose digits).
+            let p = (j..n)
+                .max_by(|&x, &y| self.norms[x].total_cmp(&self.norms[y]).then(y.cmp(&x)))
+                .expect("j < n");
+            if p != j {
+                self.qr.swap_columns(j, p);
+                self.perm.swap(j, p);
+                self.norms.swap(j, p);
+            }
+            let norm = self.norms[j].sqrt();
+            if norm <= cutoff {
+                return j;
+            }
+            // v = x − α e₁ with α = −sign(x₁)‖x‖ (no cancellation), H = I − τ v vᵀ.
+            let x1 = self.qr[(j, j)];
+            let alpha = if x1 >= 0.0 { -norm } else { norm };
+            let head = x1 - alpha;
+            let tail: f64 = (j + 1..n).map(|i| self.qr[(i, j)].powi(2)).sum();
+            let tau = 2.0 / (head * head + tail);
+            self.qr[(j, j)] = alpha;
+            self.head.push(head);
+            self.tau.push(tau);
+            for col in j + 1..n {
+                let mut dot = head * self.qr[(j, col)];
+                for i in j + 1..n {
+                    dot += self.qr[(i, j)] * self.qr[(i, col)];
+                }
+                let f = tau * dot;
+                self.qr[(j, col)] -= f * head;
+                for i in j + 1..n {
+                    let v = self.qr[(i, j)];
+                    self.qr[(i, col)] -= f * v;
+                }
+                self.norms[col] = (j + 1..n).map(|i| self.qr[(i, col)].powi(2)).sum();
             }
         }
-        false
+        n
+    }
+
+    /// c[..rank] ← R₁₁⁻¹ c[..rank].
+    fn back_substitute_c(&mut self, rank: usize) {
+        for i in (0..rank).rev() {
+            let mut v = self.c[i];
+            for l in i + 1..rank {
+                v -= self.qr[(i, l)] * self.c[l];
+            }
+            self.c[i] = v / self.qr[(i, i)];
+        }
     }
 }
 

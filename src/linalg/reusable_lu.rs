@@ -20,6 +20,12 @@ pub(crate) struct ReusableLu {
 }
 
 impl ReusableLu {
+    /// Room for an n × n factorization, so that one up to that size allocates nothing.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        super::buffers::reserve_matrix(&mut self.lu, n * n);
+        self.swaps.reserve(n.saturating_sub(self.swaps.len()));
+    }
+
     /// Factors `a` (square), reusing the storage of the previous factorization.
     pub(crate) fn factor(&mut self, a: &DMatrix<f64>) {
         let n = a.nrows();
