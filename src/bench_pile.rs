@@ -333,15 +333,12 @@ pub fn run(args: &[String]) -> Result<String, String> {
     }
     // The trace is of each configuration's first run (the others repeat its arithmetic).
     let trace = RefCell::new(String::from(TRACE_HEADER));
-    let resistances: &[bool] = match (resistance_ratio, resistance) {
-        (true, _) => &[false, true],
-        (false, on) => {
-            if on {
-                &[true]
-            } else {
-                &[false]
-            }
-        }
+    let resistances: &[bool] = if resistance_ratio {
+        &[false, true]
+    } else if resistance {
+        &[true]
+    } else {
+        &[false]
     };
     // Per preset and stepper: ms/step summed over the sizes, without and with resistance.
     let mut costs: Vec<(String, String, [f64; 2])> = Vec::new();
