@@ -15,8 +15,8 @@
 //! them, so a body that escapes has gone through one). The planar pile puts 25 disks in a row
 //! (x = −1.44 + 0.12 col + jx, row k at 0.1 + 0.12 k) between walls 1.55 m either side of the
 //! centre; a disk has the sphere's mass and a disk's inertia ½ m r². The contact laws are
-//! solved to a relative residual of 1e-8 (`stepper.newton_tolerance`), by NSGA with two levels
-//! (`stepper.nsga_levels`) at every N.
+//! solved to a relative residual of 1e-8 (`stepper.newton_tolerance`, the parameter `tol`), by
+//! NSGA with two levels (`stepper.nsga_levels`) at every N.
 
 use std::f64::consts::FRAC_1_SQRT_2;
 
@@ -136,10 +136,10 @@ fn pile_scene(
     s.stepper.gap_tolerance = (gap > crate::integrators::nsga::EXACT_GAP).then_some(gap);
     s.stepper.dt = DT;
     // The laws of a pile's one large island are solved iteratively to a relative residual of
-    // 1e-8 (the small scenes' dense Newton reaches 1e-12); NSGA's gaps stay exact to 1e-14 m
-    // all the same (or to the parameter `gap`), as its position passes re-correct what
-    // remains.
-    s.stepper.newton_tolerance = 1e-8;
+    // 1e-8 (the parameter `tol`; the small scenes' dense Newton reaches 1e-12); NSGA's gaps
+    // stay exact to 1e-14 m all the same (or to the parameter `gap`), as its position passes
+    // re-correct what remains.
+    s.stepper.newton_tolerance = v.get("tol");
     // Two levels (impulses and the position correction) at every N: an island of more than
     // 60 contact equations takes them anyway, and the benchmark should run one scheme from 10
     // bodies to 1000. Three levels would make a small pile's resting positions second order

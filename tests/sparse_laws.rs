@@ -478,6 +478,55 @@ fn a_gap_tolerance_bounds_every_gap() {
     );
 }
 
+/// The piles' parameter `tol` is the tolerance their laws are solved to
+/// (`stepper.newton_tolerance`), under both steppers that solve laws. The planar pile of 50
+/// over 1 s (its lower rows land in one island of more than 60 rows, the iterative solver's):
+/// every step that says it converged has a relative residual within `tol`; the looser
+/// tolerance reaches the solver, which then stops sooner (fewer iterations in all); and a
+/// tolerance outside the parameter's range is refused with its name and range.
+#[test]
+fn a_pile_solves_its_laws_to_the_parameter_tol() {
+    let run = |stepper: &str, tol: f64| {
+        let set = [("N".into(), 50.0), ("tol".into(), tol)];
+        let mut sim = Simulation::from_preset("pile-2d", &set).unwrap();
+        sim.set_stepper(stepper).unwrap();
+        assert_eq!(sim.scene().stepper.newton_tolerance, tol);
+        let (mut iterations, mut converged) = (0, 0);
+        for step in 0..240 {
+            let report = sim.step().unwrap();
+            iterations += report.iterations;
+            if report.converged {
+                converged += 1;
+                assert!(
+                    report.residual <= tol,
+                    "{stepper}, tol {tol}, step {step}: converged at a residual of {}",
+                    report.residual
+                );
+            }
+        }
+        assert!(
+            converged >= 200,
+            "{stepper}, tol {tol}: {converged} of 240 steps converged"
+        );
+        iterations
+    };
+    for stepper in ["nsga", "moreau-jean"] {
+        let (loose, strict) = (run(stepper, 1e-3), run(stepper, 1e-8));
+        assert!(
+            loose < strict,
+            "{stepper}: {loose} iterations at 1e-3 against {strict} at 1e-8"
+        );
+    }
+    let refused = Simulation::from_preset("pile-2d", &[("tol".into(), 0.1)])
+        .err()
+        .expect("a tolerance of 0.1 is outside [1e-10, 1e-2]")
+        .to_string();
+    assert!(
+        refused.contains("tol") && refused.contains("0.01"),
+        "{refused}"
+    );
+}
+
 /// The planar pile of 100 disks comes to rest under NSGA with sleeping off (issue 11's
 /// target: every speed at most 1e-6 m/s) and stays where it is: its large island's position
 /// level is corrected by normal multipliers from positions moved by the last step's friction

@@ -722,11 +722,11 @@ test("a pile's gap tolerance comes from the link, on a logarithmic slider, and b
   assert.equal(state.tolerance, 1e-9);
   assert.ok(state.deepest >= -1e-9, `deepest gap ${state.deepest} m`);
   // Each stepper's own settings are shown under it alone: NSGA's gap tolerance, Moreau–Jean's
-  // sweeps, the penalty steppers' stiffness.
+  // sweeps, the laws' tolerance under both, the penalty steppers' stiffness.
   const shown = () => page.$$eval("#controls .param", (rows) => rows.filter((r) => !r.hidden).map((r) => r.querySelector("input[data-param]").dataset.param));
-  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "gap"]);
+  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "gap", "tol"]);
   await page.selectOption("#stepper", "moreau-jean");
-  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "sweeps"]);
+  assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "sleep", "sweeps", "tol"]);
   await page.selectOption("#stepper", "penalty-implicit");
   assert.deepEqual(await shown(), ["N", "mu", "e", "rho", "gamma", "k", "sleep"]);
   assert.deepEqual(errors, []);
