@@ -1,4 +1,4 @@
-//! Point features in space (a cuboid's corners, or feet) against the faces of a cuboid: corner-against-face contact.
+//! Point features in space (a body's feet) against the faces of a cuboid, each against the face it is nearest to leaving through (two cuboids without feet meet across one pair of faces instead: `cuboid_pair.rs`).
 
 use glam::{DQuat, DVec3};
 

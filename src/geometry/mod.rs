@@ -11,8 +11,9 @@
 //! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
 //! [`disk_disk`], [`box_box`] (corner against face, both ways; also a disk or a foot against a
 //! box face) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
-//! feet on a plane), [`cuboid_cuboid`] (corners or feet against faces, both ways) and
-//! [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
+//! feet on a plane), [`cuboid_cuboid`] (feet against a cuboid's nearest faces),
+//! [`cuboid_pair`] (two cuboids: the corners of each against the one pair of faces the
+//! separating axis test picks) and [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
 //! one dispatcher: adding a pair is one file and one arm there.
 
 pub mod beam_pairs;
@@ -20,6 +21,7 @@ pub mod box_box;
 pub mod box_plane;
 pub mod broad_phase;
 pub mod cuboid_cuboid;
+pub mod cuboid_pair;
 pub mod cuboid_plane;
 pub mod disk_disk;
 pub mod disk_plane;
@@ -356,6 +358,28 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64, out: &mut PairContac
     out.clear();
     let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
     if reach.is_finite() && (a.position - b.position).length_squared().sqrt() > reach + margin {
+        return;
+    }
+    // Two cuboids touch across one pair of faces, found once for the pair (`cuboid_pair.rs`);
+    // a cuboid with feet has point features, not corners, and takes the general path.
+    if let (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) =
+        (a.shape, b.shape)
+        && a.feet.is_empty()
+        && b.feet.is_empty()
+    {
+        let mut found = Vec::new();
+        cuboid_pair::cuboid_on_cuboid(
+            (a.position, a.orientation, *ha),
+            (b.position, b.orientation, *hb),
+            margin,
+            &mut found,
+        );
+        out.extend(found.into_iter().map(|(side, mut g)| {
+            if side == Side::Second {
+                g.feature += SECOND_SIDE_FEATURES;
+            }
+            (side, g)
+        }));
         return;
     }
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {

@@ -1,0 +1,307 @@
+//! Two cuboids in space: the one pair of faces they touch across, chosen by the separating axis test, and the corners of each against the other's face.
+//!
+//! Each corner against the other cuboid's *nearest* face, both ways, is what a point against
+//! a cuboid takes (`cuboid_cuboid.rs`), and it is wrong for two cuboids: two boxes side by
+//! side at one height have the corners of their touching edges level with the other's top and
+//! bottom faces, so those corners found the top and the bottom face nearest, and the pair got
+//! two vertical contacts with opposite normals instead of a horizontal one. Two contacts of
+//! opposite normals on one line can squeeze with any force without moving anything, and with
+//! friction that force holds any tangential motion: the velocity problem has no bounded answer.
+//! In a pile of 100 boxes every small island that failed all of the dense solvers (Newton,
+//! block Gauss–Seidel, then Lemke, which ended on a secondary ray) held such a pair
+//! (docs/benchmarks.md, thirty-seventh sitting).
+//!
+//! So the pair is treated as one contact between two faces, as collision libraries do:
+//!
+//! 1. **The separating axis.** Along a unit axis L the two boxes (centres x_A, x_B, unit axes
+//!    a_k, b_k, half extents h_A, h_B) are apart by
+//!
+//!    ```text
+//!        s(L) = |(x_A − x_B)·L| − Σ_k h_A,k |a_k·L| − Σ_k h_B,k |b_k·L|
+//!    ```
+//!
+//!    (negative: they overlap by −s along L). Over the six face normals, the largest s is
+//!    the axis of least penetration; its box owns the *reference* face, the face that looks
+//!    towards the other box, and the other box's face most opposed to it is the *incident*
+//!    face. Nothing within the margin: no contact.
+//! 2. **The corners.** The other box's corners against the reference face, and the reference
+//!    box's corners against the incident face, each a point on a flat surface of the other
+//!    body as a corner on a plane is (gap d = n·(p − c) − h along the face's outward normal
+//!    n), kept where d ≤ margin and the corner lies over the face or beside it by at most the
+//!    margin (as a point against a cuboid's face is kept: a corner about to slide over the
+//!    face is held before it does). Every contact of the pair pushes the boxes apart
+//!    across the same pair of faces, so no two of them can squeeze.
+//!
+//! The corners of both faces cover the region two parallel faces share when it is bounded by
+//! corners (a box on a larger one, two boxes side by side, staggered). Where two edges cross
+//! (two faces staggered diagonally, two boxes meeting edge to edge) the crossing point is not
+//! a contact: a contact here is always a material point, whose gap and its derivatives are
+//! exact (`tests/kinematics.rs`); the nine edge–edge axes of the full test are not checked.
+
+use glam::{DQuat, DVec3};
+
+use super::{ContactGeometry, GapKinematics, Side};
+
+/// A cuboid in world axes.
+#[derive(Clone, Copy)]
+struct Cuboid {
+    centre: DVec3,
+    orientation: DQuat,
+    /// Unit axes (the columns of its rotation).
+    axes: [DVec3; 3],
+    half: DVec3,
+}
+
+impl Cuboid {
+    fn new(centre: DVec3, orientation: DQuat, half: DVec3) -> Self {
+        Self {
+            centre,
+            orientation,
+            axes: [
+                orientation * DVec3::X,
+                orientation * DVec3::Y,
+                orientation * DVec3::Z,
+            ],
+            half,
+        }
+    }
+
+    /// Half its extent along the unit vector `l`.
+    fn reach(&self, l: DVec3) -> f64 {
+        (0..3)
+            .map(|k| self.half[k] * self.axes[k].dot(l).abs())
+            .sum()
+    }
+}
+
+/// A face: its box, the axis it is normal to and the sign of its outward normal.
+#[derive(Clone, Copy)]
+struct Face {
+    axis: usize,
+    sign: f64,
+}
+
+impl Face {
+    /// The face number, +x, −x, +y, −y, +z, −z (as a point against a cuboid numbers them).
+    fn number(self) -> u32 {
+        2 * self.axis as u32 + u32::from(self.sign < 0.0)
+    }
+}
+
+/// A new face axis replaces the best so far only if it separates the boxes more by this
+/// fraction of the smaller box's least half extent: two axes that separate equally (two
+/// boxes side by side, aligned) then keep the one found first in every step, and the
+/// contacts keep their numbers for the warm start.
+const TIE: f64 = 1e-9;
+
+/// The contacts of cuboids A (centre, orientation, half extents) and B within `margin`, each
+/// with the side whose corner it is (the point body A of the contact). Feature = 6·corner +
+/// face, the corner numbered as [`super::cuboid_corners`] lists them, the face on the other
+/// box.
+pub fn cuboid_on_cuboid(
+    (a_centre, a_orientation, a_half): (DVec3, DQuat, DVec3),
+    (b_centre, b_orientation, b_half): (DVec3, DQuat, DVec3),
+    margin: f64,
+    out: &mut Vec<(Side, ContactGeometry)>,
+) {
+    let a = Cuboid::new(a_centre, a_orientation, a_half);
+    let b = Cuboid::new(b_centre, b_orientation, b_half);
+    let d = a.centre - b.centre;
+    let scale = a.half.min_element().min(b.half.min_element());
+    // (separation, the reference box is A, axis)
+    let mut best: Option<(f64, bool, usize)> = None;
+    for (owner_is_a, owner) in [(false, &b), (true, &a)] {
+        for k in 0..3 {
+            let l = owner.axes[k];
+            let s = d.dot(l).abs() - a.reach(l) - b.reach(l);
+            if best.is_none_or(|(t, _, _)| s > t + TIE * scale) {
+                best = Some((s, owner_is_a, k));
+            }
+        }
+    }
+    let Some((separation, reference_is_a, axis)) = best else {
+        return;
+    };
+    // (A NaN pose separates by NaN: no contact.)
+    if separation.is_nan() || separation > margin {
+        return;
+    }
+    let (reference, incident, incident_side) = if reference_is_a {
+        (a, b, Side::Second)
+    } else {
+        (b, a, Side::First)
+    };
+    let towards = incident.centre - reference.centre;
+    let reference_face = Face {
+        axis,
+        sign: if towards.dot(reference.axes[axis]) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        },
+    };
+    let n = reference_face.sign * reference.axes[axis];
+    // The incident face: the other box's face whose outward normal is most opposed to n.
+    let incident_axis = (0..3)
+        .max_by(|&i, &j| {
+            let (x, y) = (incident.axes[i].dot(n).abs(), incident.axes[j].dot(n).abs());
+            x.total_cmp(&y)
+        })
+        .expect("three axes");
+    let incident_face = Face {
+        axis: incident_axis,
+        sign: if incident.axes[incident_axis].dot(n) <= 0.0 {
+            1.0
+        } else {
+            -1.0
+        },
+    };
+    let reference_side = match incident_side {
+        Side::First => Side::Second,
+        Side::Second => Side::First,
+    };
+    corners_on_face(
+        &incident,
+        &reference,
+        reference_face,
+        margin,
+        incident_side,
+        out,
+    );
+    corners_on_face(
+        &reference,
+        &incident,
+        incident_face,
+        margin,
+        reference_side,
+        out,
+    );
+}
+
+/// The corners of `points` that lie over `face` of `surface` within `margin` of it, as
+/// contacts of side `side` (the corners' box is the contact's A).
+fn corners_on_face(
+    points: &Cuboid,
+    surface: &Cuboid,
+    face: Face,
+    margin: f64,
+    side: Side,
+    out: &mut Vec<(Side, ContactGeometry)>,
+) {
+    let n = face.sign * surface.axes[face.axis];
+    let to_local = surface.orientation.inverse();
+    for (i, r) in super::cuboid_corners(points.half).into_iter().enumerate() {
+        let arm = points.orientation * r;
+        let p = points.centre + arm;
+        let lever = p - surface.centre;
+        let local = to_local * lever;
+        let gap = face.sign * local[face.axis] - surface.half[face.axis];
+        let over = (0..3)
+            .filter(|&k| k != face.axis)
+            .all(|k| local[k].abs() <= surface.half[k] + margin);
+        if gap <= margin && over {
+            let point_b = p - gap * n;
+            out.push((
+                side,
+                ContactGeometry {
+                    feature: i as u32 * 6 + face.number(),
+                    gap,
+                    normal: n,
+                    arm_a: arm,
+                    arm_b: point_b - surface.centre,
+                    point_b,
+                    kinematics: GapKinematics::PointOnSurface { arm, lever },
+                },
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contacts(
+        a: (DVec3, DQuat, DVec3),
+        b: (DVec3, DQuat, DVec3),
+        margin: f64,
+    ) -> Vec<(Side, ContactGeometry)> {
+        let mut out = Vec::new();
+        cuboid_on_cuboid(a, b, margin, &mut out);
+        out
+    }
+
+    const CUBE: DVec3 = DVec3::splat(0.04);
+
+    /// Two equal cubes side by side at one height, overlapping by 10 µm along x and staggered
+    /// by 1 cm along y: every contact is across the facing side faces (normal ±x, gap −10 µm),
+    /// none vertical. (The corners of the shared edges are level with the top and bottom faces
+    /// and 10 µm inside the side face, so each corner's nearest face was the top or bottom.)
+    #[test]
+    fn side_by_side_cubes_touch_across_their_side_faces() {
+        let a = (DVec3::new(0.08 - 1e-5, 0.01, 0.04), DQuat::IDENTITY, CUBE);
+        let b = (DVec3::new(0.0, 0.0, 0.04), DQuat::IDENTITY, CUBE);
+        let found = contacts(a, b, 0.005);
+        // A's two corners over B's face (y = 0.01 − 0.04 = −0.03 ∈ [−0.04, 0.04]; y = 0.05
+        // is beside it by more than the margin), at both heights; B's likewise over A's face.
+        assert_eq!(found.len(), 4, "{found:?}");
+        for (side, g) in &found {
+            assert!((g.gap + 1e-5).abs() < 1e-15, "gap {}", g.gap);
+            // The normal points from the face's box to the corner's box.
+            let expected = match side {
+                Side::First => DVec3::X,
+                Side::Second => -DVec3::X,
+            };
+            assert!((g.normal - expected).length() < 1e-15, "{:?}", g.normal);
+        }
+    }
+
+    /// A small cube resting on a large one, turned by 0.3 rad about z: the reference face is
+    /// the large cube's top (the axis of least penetration), the small cube's four bottom
+    /// corners rest on it with gap 0, and the large cube's corners are not over the small
+    /// cube's bottom face.
+    #[test]
+    fn a_cube_rests_on_a_larger_one_on_its_four_bottom_corners() {
+        let small = (
+            DVec3::new(0.01, -0.02, 0.2 + 0.04),
+            DQuat::from_rotation_z(0.3),
+            CUBE,
+        );
+        let large = (DVec3::ZERO, DQuat::IDENTITY, DVec3::splat(0.2));
+        let found = contacts(small, large, 0.01);
+        assert_eq!(found.len(), 4, "{found:?}");
+        for (side, g) in &found {
+            assert_eq!(*side, Side::First);
+            assert!(g.gap.abs() < 1e-15, "gap {}", g.gap);
+            assert!((g.normal - DVec3::Z).length() < 1e-15);
+            assert!((g.point_b.z - 0.2).abs() < 1e-15);
+        }
+    }
+
+    /// Apart by more than the margin along a face axis (here 0.106 m along x): no contact.
+    #[test]
+    fn boxes_apart_beyond_the_margin_have_no_contact() {
+        let a = (DVec3::new(0.2, 0.0, 0.0), DQuat::from_rotation_y(0.5), CUBE);
+        let b = (DVec3::ZERO, DQuat::IDENTITY, CUBE);
+        assert!(contacts(a, b, 0.01).is_empty());
+    }
+
+    /// A box whose corner dips into a larger box's top face: the gap is the corner's depth
+    /// below the face, its normal the face's.
+    #[test]
+    fn a_tilted_box_s_lowest_corner_measures_its_penetration() {
+        // Turned about x and y so that one corner is lowest: its depth below the box's
+        // centre is the reach along z.
+        let orientation = DQuat::from_rotation_x(0.4) * DQuat::from_rotation_y(0.3);
+        let small = Cuboid::new(DVec3::ZERO, orientation, CUBE);
+        let reach = small.reach(DVec3::Z);
+        let depth = 1e-4;
+        let a = (DVec3::new(0.0, 0.0, 0.2 + reach - depth), orientation, CUBE);
+        let b = (DVec3::ZERO, DQuat::IDENTITY, DVec3::splat(0.2));
+        let found = contacts(a, b, 0.0);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (_, g) = found[0];
+        assert!((g.gap + depth).abs() < 1e-15, "gap {}", g.gap);
+        assert!((g.normal - DVec3::Z).length() < 1e-15);
+    }
+}
