@@ -166,7 +166,9 @@ pub enum LawMethod {
     /// Newton stalled and could not polish the polyhedral answer: the multipliers are the
     /// polygon's (inside every law, approximate for discs); the solve is not converged.
     PolyhedralOnly,
-    /// Neither method reached the tolerance; the last Newton iterate projected onto the laws.
+    /// No method reached the tolerance, and Newton's last iterate (projected onto the laws)
+    /// had the smallest residual of their answers. (When the sweeps' or the polygon's was
+    /// smaller, the method says so, with `converged` false.)
     Failed,
 }
 
@@ -446,8 +448,15 @@ fn residual(
 
 /// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
 /// if it stalls, block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that
-/// stalls too, the polyhedral LCP by Lemke polished by Newton. The answer always satisfies
-/// every law's admissible set, and `converged`/`method` say how it was found.
+/// stalls too, the polyhedral LCP by Lemke polished by Newton. With normal rows alone (a
+/// position level's correction) the polyhedral LCP *is* the problem, and Lemke comes before
+/// the sweeps: it finds in a few dozen pivots what block Gauss–Seidel approaches linearly
+/// (a pile of boxes' redundant corners took it thousands of sweeps, where Lemke took about
+/// twenty pivots; docs/benchmarks.md, thirty-seventh sitting). (Friction in the plane is
+/// exact in the polygon too, but its problems keep the sweeps first: they converge there, and
+/// the settled planar piles then never grow Lemke's buffers.) When none of them
+/// converges, the answer is the one of smallest residual. It always satisfies every law's
+/// admissible set, and `converged`/`method` say how it was found.
 pub fn solve(
     w: &DMatrix<f64>,
     u_free: &DVector<f64>,
@@ -461,47 +470,76 @@ pub fn solve(
         return inside_laws(first, w, u_free, blocks);
     }
     count_fallback();
-    // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
-    if blocks.len() > 1 {
-        let mut sweeps = nsgs::solve_from(w, u_free, blocks, Some(&first.lambda), true, options);
-        if sweeps.converged {
-            sweeps.iterations += first.iterations;
-            return inside_laws(sweeps, w, u_free, blocks);
+    let normal_rows_only = blocks
+        .iter()
+        .all(|b| b.tangents == 0 && b.rolling == 0 && b.spin == 0);
+    let mut by_lemke = None;
+    if normal_rows_only {
+        match by_polyhedral(w, u_free, blocks, first.iterations, options) {
+            Some(solution) if solution.converged => {
+                return inside_laws(solution, w, u_free, blocks);
+            }
+            found => by_lemke = Some(found),
         }
     }
-    let best = {
-        match polyhedral::solve(w, u_free, blocks) {
-            Some(poly) => {
-                let mut polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
-                polished.iterations += first.iterations + poly.pivots;
-                if polished.converged {
-                    polished.method = LawMethod::LemkeFallback;
-                    polished
-                } else {
-                    // The polygon's answer: inside every law; exact for one-dimensional laws.
-                    let mut own = newton(
-                        w,
-                        u_free,
-                        blocks,
-                        Some(&poly.lambda),
-                        &NewtonOptions {
-                            max_iterations: 0,
-                            ..*options
-                        },
-                    );
-                    own.iterations = polished.iterations;
-                    own.method = LawMethod::PolyhedralOnly;
-                    own
-                }
-            }
-            None => {
-                let mut failed = first;
-                failed.method = LawMethod::Failed;
-                failed
-            }
+    // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
+    let sweeps = if blocks.len() > 1 {
+        let mut sweeps = nsgs::solve_from(w, u_free, blocks, Some(&first.lambda), true, options);
+        sweeps.iterations += first.iterations;
+        if sweeps.converged {
+            return inside_laws(sweeps, w, u_free, blocks);
         }
+        Some(sweeps)
+    } else {
+        None
     };
+    let polygon =
+        by_lemke.unwrap_or_else(|| by_polyhedral(w, u_free, blocks, first.iterations, options));
+    // Nothing converged: of Newton's last iterate, the sweeps' and the polygon's answer, the
+    // one with the smallest residual (a stalled Newton can end far off where the sweeps came
+    // within 1e-6; a pile of boxes under Moreau–Jean once took a stalled Newton's iterate,
+    // of relative residual 1, and threw a box out at 10 km/s).
+    let mut best = first;
+    best.method = LawMethod::Failed;
+    for candidate in sweeps.into_iter().chain(polygon) {
+        if candidate.residual < best.residual {
+            best = candidate;
+        }
+    }
     inside_laws(best, w, u_free, blocks)
+}
+
+/// The polyhedral LCP by Lemke, polished by Newton ([`LawMethod::LemkeFallback`] when the
+/// polish converges; else the polygon's own answer, [`LawMethod::PolyhedralOnly`], inside
+/// every law and exact for one-dimensional laws); None when Lemke found no answer.
+/// `spent` counts the iterations already taken.
+fn by_polyhedral(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    spent: usize,
+    options: &NewtonOptions,
+) -> Option<LawSolution> {
+    let poly = polyhedral::solve(w, u_free, blocks)?;
+    let mut polished = newton(w, u_free, blocks, Some(&poly.lambda), options);
+    polished.iterations += spent + poly.pivots;
+    if polished.converged {
+        polished.method = LawMethod::LemkeFallback;
+        return Some(polished);
+    }
+    let mut own = newton(
+        w,
+        u_free,
+        blocks,
+        Some(&poly.lambda),
+        &NewtonOptions {
+            max_iterations: 0,
+            ..*options
+        },
+    );
+    own.iterations = polished.iterations;
+    own.method = LawMethod::PolyhedralOnly;
+    Some(own)
 }
 
 /// Never hands out a multiplier outside its law, whatever the iteration left: a converged
