@@ -1,5 +1,6 @@
-//! Two boxes in space meet across one pair of faces (`geometry/cuboid_pair.rs`): side by side
-//! they do not clamp each other, and a pile of boxes' small islands find their laws' answer.
+//! Two boxes, in space and in the plane, meet across one pair of faces
+//! (`geometry/cuboid_pair.rs`, `geometry/box_pair.rs`): side by side they do not clamp each
+//! other, and a pile of boxes settles without gaining energy.
 #![cfg(not(target_arch = "wasm32"))]
 
 use contactlab::Simulation;
@@ -106,4 +107,41 @@ fn a_pile_of_boxes_settles_under_moreau_jean_without_gaining_energy() {
         fastest <= 1e-6,
         "after 1 s the fastest cube moves at {fastest} m/s"
     );
+}
+
+/// The planar twin of [`a_box_beside_another_flies_up_freely`]: a 0.2 × 0.1 m box on the
+/// floor beside a fixed one of the same size, level, overlapping by 10 µm, thrown up at 1
+/// m/s, rises 5.095 cm in 0.1 s as in free flight, its overlap corrected sideways. Within
+/// 2 μ times the overlap: a small planar island's position level corrects the overlap with
+/// Coulomb friction on, which holds the side faces' tangential (vertical) motion during the
+/// correction (alone, without the fixed box, B rises as in free flight to 1e-6 m).
+#[test]
+fn a_planar_box_beside_another_flies_up_freely() {
+    let overlap = 1e-5;
+    let scene = format!(
+        r#"{{"gravity": [0, -9.81], "bodies": [
+            {{"name": "floor", "fixed": true, "shape": {{"type": "half_plane"}}}},
+            {{"name": "a", "fixed": true, "position": [0, 0.05],
+              "shape": {{"type": "box", "width": 0.2, "height": 0.1}}}},
+            {{"name": "b", "mass": 1, "position": [{x}, 0.05], "velocity": [0, 1],
+              "shape": {{"type": "box", "width": 0.2, "height": 0.1}}}}],
+          "material": {{"friction": 1}},
+          "stepper": {{"kind": "nsga", "dt": {h}}}}}"#,
+        x = 0.2 - overlap,
+        h = 1.0 / 240.0,
+    );
+    let mut sim = Simulation::from_json(&scene).unwrap();
+    for _ in 0..24 {
+        let report = sim.step().unwrap();
+        assert!(report.converged, "{report:?}");
+    }
+    let t = sim.time();
+    let rise = sim.system().q[1] - 0.05;
+    let ballistic = t - 0.5 * 9.81 * t * t;
+    assert!(
+        (rise - ballistic).abs() < 2.0 * overlap,
+        "B rose {rise} m in {t} s; in free flight {ballistic} m"
+    );
+    let x = sim.system().q[0];
+    assert!(x >= 0.2 - 1e-12, "B's centre at x = {x}");
 }

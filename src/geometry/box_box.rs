@@ -1,4 +1,4 @@
-//! Point features (corners, feet) or a disk against the faces of a box: corner-against-face contact.
+//! Point features (a body's feet) or a disk against the faces of a box, each against the face it is nearest to leaving through (two boxes without feet meet across one pair of faces instead: `box_pair.rs`).
 
 use glam::DVec2;
 

@@ -9,8 +9,9 @@
 //! Everything is returned in world axes in 3-D; a planar scene lives in the plane z = 0.
 //!
 //! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
-//! [`disk_disk`], [`box_box`] (corner against face, both ways; also a disk or a foot against a
-//! box face) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
+//! [`disk_disk`], [`box_box`] (a foot or a disk against a box's nearest face), [`box_pair`]
+//! (two boxes: the corners of each against the one pair of faces the separating axis test
+//! picks) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
 //! feet on a plane), [`cuboid_cuboid`] (feet against a cuboid's nearest faces),
 //! [`cuboid_pair`] (two cuboids: the corners of each against the one pair of faces the
 //! separating axis test picks) and [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
@@ -18,6 +19,7 @@
 
 pub mod beam_pairs;
 pub mod box_box;
+pub mod box_pair;
 pub mod box_plane;
 pub mod broad_phase;
 pub mod cuboid_cuboid;
@@ -360,28 +362,39 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64, out: &mut PairContac
     if reach.is_finite() && (a.position - b.position).length_squared().sqrt() > reach + margin {
         return;
     }
-    // Two cuboids touch across one pair of faces, found once for the pair (`cuboid_pair.rs`);
-    // a cuboid with feet has point features, not corners, and takes the general path.
-    if let (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) =
-        (a.shape, b.shape)
-        && a.feet.is_empty()
-        && b.feet.is_empty()
-    {
-        let mut found = Vec::new();
-        cuboid_pair::cuboid_on_cuboid(
-            (a.position, a.orientation, *ha),
-            (b.position, b.orientation, *hb),
-            margin,
-            &mut found,
-        );
-        out.extend(found.into_iter().map(|(side, mut g)| {
-            if side == Side::Second {
-                g.feature += SECOND_SIDE_FEATURES;
-            }
-            (side, g)
-        }));
-        return;
+    // Two boxes (cuboids) touch across one pair of faces, found once for the pair
+    // (`box_pair.rs`, `cuboid_pair.rs`); a box with feet has point features, not corners,
+    // and takes the directed tests.
+    let faced = a.feet.is_empty() && b.feet.is_empty();
+    let mut found = Vec::new();
+    match (a.shape, b.shape) {
+        (Shape::Box { half_extents: ha }, Shape::Box { half_extents: hb }) if faced => {
+            box_pair::box_on_box((a.pose, *ha), (b.pose, *hb), margin, &mut found);
+        }
+        (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) if faced => {
+            cuboid_pair::cuboid_on_cuboid(
+                (a.position, a.orientation, *ha),
+                (b.position, b.orientation, *hb),
+                margin,
+                &mut found,
+            );
+        }
+        _ => {
+            detect_both_ways(a, b, margin, out);
+            return;
+        }
     }
+    out.extend(found.into_iter().map(|(side, mut g)| {
+        if side == Side::Second {
+            g.feature += SECOND_SIDE_FEATURES;
+        }
+        (side, g)
+    }));
+}
+
+/// Contacts of A's point features against B, then of B's against A (feature numbers offset
+/// by side).
+fn detect_both_ways(a: &Collider, b: &Collider, margin: f64, out: &mut PairContacts) {
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
         let offset = if side == Side::First {
             0

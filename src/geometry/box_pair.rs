@@ -1,0 +1,222 @@
+//! Two boxes in the plane: the one pair of faces they touch across, chosen by the separating axis test, and the corners of each against the other's face (the planar twin of `cuboid_pair.rs`).
+//!
+//! Each corner against the other box's nearest face, both ways, gave two boxes level side by
+//! side and overlapping by a hair two contacts of opposite normals at the shared edge's ends
+//! (its corners are level with the other's top and bottom faces, and inside its side face):
+//! a pair that squeezes freely, with which friction holds anything. Instead, over the four
+//! face normals (B's, then A's), the axis L with the largest separation
+//!
+//! ```text
+//!     s(L) = |(x_A − x_B)·L| − Σ_k h_A,k |a_k·L| − Σ_k h_B,k |b_k·L|
+//! ```
+//!
+//! (the least penetration) gives the reference face, the face of its box that looks towards
+//! the other; the other box's face most opposed to it is the incident face. The contacts are
+//! the other box's corners over (or beside by at most the margin) the reference face and
+//! the reference box's corners over the incident face, within the margin of it: material
+//! points against flat faces, as before, listed first side first as the directed tests did.
+
+use glam::DVec2;
+
+use super::{ContactGeometry, GapKinematics, Side};
+use crate::model::Pose;
+
+/// A new face axis replaces the best only if it separates the boxes more by this fraction of
+/// the smaller box's least half extent (ties keep the first axis, step after step).
+const TIE: f64 = 1e-9;
+
+/// A face of a box: the body axis it is normal to (0: x, 1: y) and the sign of its normal.
+#[derive(Clone, Copy)]
+struct Face {
+    axis: usize,
+    sign: f64,
+}
+
+impl Face {
+    /// The face number a point against a box uses: +y 0, −y 1, +x 2, −x 3.
+    fn number(self) -> u32 {
+        let positive = self.sign > 0.0;
+        match (self.axis, positive) {
+            (1, true) => 0,
+            (1, false) => 1,
+            (_, true) => 2,
+            (_, false) => 3,
+        }
+    }
+}
+
+/// The body axes of a box at `pose`.
+fn axes(pose: Pose) -> [DVec2; 2] {
+    [pose.rotate(DVec2::X), pose.rotate(DVec2::Y)]
+}
+
+/// Half the extent along the unit vector `l` of a box with `axes` and half extents `h`.
+fn reach(axes: [DVec2; 2], h: DVec2, l: DVec2) -> f64 {
+    h.x * axes[0].dot(l).abs() + h.y * axes[1].dot(l).abs()
+}
+
+/// The contacts of boxes A (`a`, half extents `ha`) and B within `margin`, each with the side
+/// whose corner it is; feature = 4·corner + face of the other box, corners numbered as
+/// [`super::box_corners`] lists them.
+pub fn box_on_box(
+    (a, ha): (Pose, DVec2),
+    (b, hb): (Pose, DVec2),
+    margin: f64,
+    out: &mut Vec<(Side, ContactGeometry)>,
+) {
+    let (axes_a, axes_b) = (axes(a), axes(b));
+    let d = a.position - b.position;
+    let scale = ha.min_element().min(hb.min_element());
+    // (separation, the reference box is A, axis)
+    let mut best: Option<(f64, bool, usize)> = None;
+    for (reference_is_a, owner) in [(false, axes_b), (true, axes_a)] {
+        for (k, &l) in owner.iter().enumerate() {
+            let s = d.dot(l).abs() - reach(axes_a, ha, l) - reach(axes_b, hb, l);
+            if best.is_none_or(|(t, _, _)| s > t + TIE * scale) {
+                best = Some((s, reference_is_a, k));
+            }
+        }
+    }
+    let Some((separation, reference_is_a, axis)) = best else {
+        return;
+    };
+    // (A NaN pose separates by NaN: no contact.)
+    if separation.is_nan() || separation > margin {
+        return;
+    }
+    let ((reference, h_ref, axes_ref), (incident, h_inc, axes_inc)) = if reference_is_a {
+        ((a, ha, axes_a), (b, hb, axes_b))
+    } else {
+        ((b, hb, axes_b), (a, ha, axes_a))
+    };
+    let towards = incident.position - reference.position;
+    let reference_face = Face {
+        axis,
+        sign: if towards.dot(axes_ref[axis]) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        },
+    };
+    let n = reference_face.sign * axes_ref[axis];
+    let incident_axis = if axes_inc[0].dot(n).abs() >= axes_inc[1].dot(n).abs() {
+        0
+    } else {
+        1
+    };
+    let incident_face = Face {
+        axis: incident_axis,
+        sign: if axes_inc[incident_axis].dot(n) <= 0.0 {
+            1.0
+        } else {
+            -1.0
+        },
+    };
+    // A's corners first, as the directed tests listed them.
+    let (first, second) = if reference_is_a {
+        (
+            (reference, h_ref, incident, h_inc, incident_face),
+            (incident, h_inc, reference, h_ref, reference_face),
+        )
+    } else {
+        (
+            (incident, h_inc, reference, h_ref, reference_face),
+            (reference, h_ref, incident, h_inc, incident_face),
+        )
+    };
+    for (side, (points, h_points, surface, h_surface, face)) in
+        [(Side::First, first), (Side::Second, second)]
+    {
+        corners_on_face(
+            (points, h_points),
+            (surface, h_surface),
+            face,
+            margin,
+            side,
+            out,
+        );
+    }
+}
+
+/// The corners of the box (`points`, half extents) over `face` of box `surface` (or beside
+/// it by at most `margin`) within `margin` of it, as contacts of `side`.
+fn corners_on_face(
+    (points, h_points): (Pose, DVec2),
+    (surface, h_surface): (Pose, DVec2),
+    face: Face,
+    margin: f64,
+    side: Side,
+    out: &mut Vec<(Side, ContactGeometry)>,
+) {
+    let n = surface.rotate(if face.axis == 0 {
+        DVec2::new(face.sign, 0.0)
+    } else {
+        DVec2::new(0.0, face.sign)
+    });
+    let other = 1 - face.axis;
+    for (i, r) in super::box_corners(h_points).into_iter().enumerate() {
+        let arm = points.rotate(r);
+        let c = points.position + arm;
+        let lever = c - surface.position;
+        let local = surface.inverse_rotate(lever);
+        let gap = face.sign * local[face.axis] - h_surface[face.axis];
+        if gap <= margin && local[other].abs() <= h_surface[other] + margin {
+            out.push((
+                side,
+                ContactGeometry::planar(
+                    i as u32 * 4 + face.number(),
+                    gap,
+                    n,
+                    (c, c - gap * n),
+                    (points.position, surface.position),
+                    GapKinematics::planar_point(arm, lever),
+                ),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two equal boxes level side by side, overlapping by 10 µm: every contact is across the
+    /// facing sides (normal ±x), none vertical.
+    #[test]
+    fn level_boxes_side_by_side_touch_across_their_sides() {
+        let h = DVec2::new(0.1, 0.05);
+        let a = Pose::new(DVec2::new(0.2 - 1e-5, 0.05), 0.0);
+        let b = Pose::new(DVec2::new(0.0, 0.05), 0.0);
+        let mut found = Vec::new();
+        box_on_box((a, h), (b, h), 0.005, &mut found);
+        // A's two left corners on B's right face, B's two right corners on A's left face.
+        assert_eq!(found.len(), 4, "{found:?}");
+        for (side, g) in &found {
+            assert!((g.gap + 1e-5).abs() < 1e-15, "gap {}", g.gap);
+            let expected = match side {
+                Side::First => 1.0,
+                Side::Second => -1.0,
+            };
+            assert!((g.normal.x - expected).abs() < 1e-15 && g.normal.y.abs() < 1e-15);
+        }
+    }
+
+    /// A small box resting on a wide one, turned by 0.3 rad: its lowest corner touches the
+    /// wide box's top face with the face's normal and the corner's depth as gap.
+    #[test]
+    fn a_turned_box_rests_on_its_lowest_corner() {
+        let (small, wide) = (DVec2::new(0.05, 0.03), DVec2::new(0.5, 0.1));
+        let angle: f64 = 0.3;
+        let reach = small.x * angle.sin() + small.y * angle.cos();
+        let depth = 1e-4;
+        let a = Pose::new(DVec2::new(0.02, 0.1 + reach - depth), angle);
+        let b = Pose::new(DVec2::ZERO, 0.0);
+        let mut found = Vec::new();
+        box_on_box((a, small), (b, wide), 0.0, &mut found);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (side, g) = found[0];
+        assert_eq!(side, Side::First);
+        assert!((g.gap + depth).abs() < 1e-15, "gap {}", g.gap);
+        assert!((g.normal - glam::DVec3::Y).length() < 1e-15);
+    }
+}
