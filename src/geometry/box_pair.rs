@@ -18,32 +18,9 @@
 
 use glam::DVec2;
 
+use super::cuboid_pair::{Face, TIE, reference_axis};
 use super::{ContactGeometry, GapKinematics, Side};
 use crate::model::Pose;
-
-/// A new face axis replaces the best only if it separates the boxes more by this fraction of
-/// the smaller box's least half extent (ties keep the first axis, step after step).
-const TIE: f64 = 1e-9;
-
-/// A face of a box: the body axis it is normal to (0: x, 1: y) and the sign of its normal.
-#[derive(Clone, Copy)]
-struct Face {
-    axis: usize,
-    sign: f64,
-}
-
-impl Face {
-    /// The face number a point against a box uses: +y 0, −y 1, +x 2, −x 3.
-    fn number(self) -> u32 {
-        let positive = self.sign > 0.0;
-        match (self.axis, positive) {
-            (1, true) => 0,
-            (1, false) => 1,
-            (_, true) => 2,
-            (_, false) => 3,
-        }
-    }
-}
 
 /// The body axes of a box at `pose`.
 fn axes(pose: Pose) -> [DVec2; 2] {
@@ -67,23 +44,18 @@ pub fn box_on_box(
     let (axes_a, axes_b) = (axes(a), axes(b));
     let d = a.position - b.position;
     let scale = ha.min_element().min(hb.min_element());
-    // (separation, the reference box is A, axis)
-    let mut best: Option<(f64, bool, usize)> = None;
-    for (reference_is_a, owner) in [(false, axes_b), (true, axes_a)] {
-        for (k, &l) in owner.iter().enumerate() {
-            let s = d.dot(l).abs() - reach(axes_a, ha, l) - reach(axes_b, hb, l);
-            if best.is_none_or(|(t, _, _)| s > t + TIE * scale) {
-                best = Some((s, reference_is_a, k));
-            }
-        }
-    }
-    let Some((separation, reference_is_a, axis)) = best else {
+    let separations =
+        [(false, axes_b), (true, axes_a)]
+            .into_iter()
+            .flat_map(|(owner_is_a, owner)| {
+                owner.into_iter().enumerate().map(move |(k, l)| {
+                    let s = d.dot(l).abs() - reach(axes_a, ha, l) - reach(axes_b, hb, l);
+                    (s, owner_is_a, k)
+                })
+            });
+    let Some((reference_is_a, axis)) = reference_axis(separations, TIE * scale, margin) else {
         return;
     };
-    // (A NaN pose separates by NaN: no contact.)
-    if separation.is_nan() || separation > margin {
-        return;
-    }
     let ((reference, h_ref, axes_ref), (incident, h_inc, axes_inc)) = if reference_is_a {
         ((a, ha, axes_a), (b, hb, axes_b))
     } else {
@@ -164,7 +136,7 @@ fn corners_on_face(
             out.push((
                 side,
                 ContactGeometry::planar(
-                    i as u32 * 4 + face.number(),
+                    i as u32 * 4 + face.planar_number(),
                     gap,
                     n,
                     (c, c - gap * n),

@@ -74,11 +74,11 @@ impl Cuboid {
     }
 }
 
-/// A face: its box, the axis it is normal to and the sign of its outward normal.
+/// A face of a box: the body axis it is normal to and the sign of its outward normal.
 #[derive(Clone, Copy)]
-struct Face {
-    axis: usize,
-    sign: f64,
+pub(super) struct Face {
+    pub(super) axis: usize,
+    pub(super) sign: f64,
 }
 
 impl Face {
@@ -86,13 +86,43 @@ impl Face {
     fn number(self) -> u32 {
         2 * self.axis as u32 + u32::from(self.sign < 0.0)
     }
+
+    /// The face number of a box in the plane, +y, −y, +x, −x (as a point against a box
+    /// numbers them).
+    pub(super) fn planar_number(self) -> u32 {
+        match (self.axis, self.sign > 0.0) {
+            (1, true) => 0,
+            (1, false) => 1,
+            (_, true) => 2,
+            (_, false) => 3,
+        }
+    }
 }
 
 /// A new face axis replaces the best so far only if it separates the boxes more by this
 /// fraction of the smaller box's least half extent: two axes that separate equally (two
 /// boxes side by side, aligned) then keep the one found first in every step, and the
 /// contacts keep their numbers for the warm start.
-const TIE: f64 = 1e-9;
+pub(super) const TIE: f64 = 1e-9;
+
+/// The face axis of least penetration: of `separations` (separation, the reference box is A,
+/// axis), B's axes listed first, the largest, a later one replacing the best only if larger
+/// by `tie`; None when it leaves the boxes more than `margin` apart (or a pose is NaN). Two
+/// boxes in the plane take it too (`box_pair.rs`).
+pub(super) fn reference_axis(
+    separations: impl IntoIterator<Item = (f64, bool, usize)>,
+    tie: f64,
+    margin: f64,
+) -> Option<(bool, usize)> {
+    let mut best: Option<(f64, bool, usize)> = None;
+    for (s, reference_is_a, axis) in separations {
+        if best.is_none_or(|(t, _, _)| s > t + tie) {
+            best = Some((s, reference_is_a, axis));
+        }
+    }
+    let (separation, reference_is_a, axis) = best?;
+    (separation <= margin).then_some((reference_is_a, axis))
+}
 
 /// The contacts of cuboids A (centre, orientation, half extents) and B within `margin`, each
 /// with the side whose corner it is (the point body A of the contact). Feature = 6·corner +
@@ -109,23 +139,17 @@ pub fn cuboid_on_cuboid(
     let d = a.centre - b.centre;
     let scale = a.half.min_element().min(b.half.min_element());
     // (separation, the reference box is A, axis)
-    let mut best: Option<(f64, bool, usize)> = None;
-    for (owner_is_a, owner) in [(false, &b), (true, &a)] {
-        for k in 0..3 {
-            let l = owner.axes[k];
-            let s = d.dot(l).abs() - a.reach(l) - b.reach(l);
-            if best.is_none_or(|(t, _, _)| s > t + TIE * scale) {
-                best = Some((s, owner_is_a, k));
-            }
-        }
-    }
-    let Some((separation, reference_is_a, axis)) = best else {
+    let separations = [(false, &b), (true, &a)]
+        .into_iter()
+        .flat_map(|(owner_is_a, owner)| {
+            owner.axes.into_iter().enumerate().map(move |(k, l)| {
+                let s = d.dot(l).abs() - a.reach(l) - b.reach(l);
+                (s, owner_is_a, k)
+            })
+        });
+    let Some((reference_is_a, axis)) = reference_axis(separations, TIE * scale, margin) else {
         return;
     };
-    // (A NaN pose separates by NaN: no contact.)
-    if separation.is_nan() || separation > margin {
-        return;
-    }
     let (reference, incident, incident_side) = if reference_is_a {
         (a, b, Side::Second)
     } else {
