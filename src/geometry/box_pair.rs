@@ -19,7 +19,7 @@
 use glam::DVec2;
 
 use super::cuboid_pair::{Face, TIE, reference_axis};
-use super::{ContactGeometry, GapKinematics, Side};
+use super::{ContactGeometry, GapKinematics, PairContacts, Side};
 use crate::model::Pose;
 
 /// The body axes of a box at `pose`.
@@ -32,14 +32,15 @@ fn reach(axes: [DVec2; 2], h: DVec2, l: DVec2) -> f64 {
     h.x * axes[0].dot(l).abs() + h.y * axes[1].dot(l).abs()
 }
 
-/// The contacts of boxes A (`a`, half extents `ha`) and B within `margin`, each with the side
-/// whose corner it is; feature = 4·corner + face of the other box, corners numbered as
+/// The contacts of boxes A (`a`, half extents `ha`) and B within `margin`, appended to `out`
+/// with the side whose corner it is; feature = 4·corner + face of the other box (+
+/// [`super::SECOND_SIDE_FEATURES`] on the second side), corners numbered as
 /// [`super::box_corners`] lists them.
 pub fn box_on_box(
     (a, ha): (Pose, DVec2),
     (b, hb): (Pose, DVec2),
     margin: f64,
-    out: &mut Vec<(Side, ContactGeometry)>,
+    out: &mut PairContacts,
 ) {
     let (axes_a, axes_b) = (axes(a), axes(b));
     let d = a.position - b.position;
@@ -118,7 +119,7 @@ fn corners_on_face(
     face: Face,
     margin: f64,
     side: Side,
-    out: &mut Vec<(Side, ContactGeometry)>,
+    out: &mut PairContacts,
 ) {
     let n = surface.rotate(if face.axis == 0 {
         DVec2::new(face.sign, 0.0)
@@ -136,7 +137,7 @@ fn corners_on_face(
             out.push((
                 side,
                 ContactGeometry::planar(
-                    i as u32 * 4 + face.planar_number(),
+                    i as u32 * 4 + face.planar_number() + side.feature_offset(),
                     gap,
                     n,
                     (c, c - gap * n),
@@ -159,7 +160,7 @@ mod tests {
         let h = DVec2::new(0.1, 0.05);
         let a = Pose::new(DVec2::new(0.2 - 1e-5, 0.05), 0.0);
         let b = Pose::new(DVec2::new(0.0, 0.05), 0.0);
-        let mut found = Vec::new();
+        let mut found = PairContacts::new();
         box_on_box((a, h), (b, h), 0.005, &mut found);
         // A's two left corners on B's right face, B's two right corners on A's left face.
         assert_eq!(found.len(), 4, "{found:?}");
@@ -183,7 +184,7 @@ mod tests {
         let depth = 1e-4;
         let a = Pose::new(DVec2::new(0.02, 0.1 + reach - depth), angle);
         let b = Pose::new(DVec2::ZERO, 0.0);
-        let mut found = Vec::new();
+        let mut found = PairContacts::new();
         box_on_box((a, small), (b, wide), 0.0, &mut found);
         assert_eq!(found.len(), 1, "{found:?}");
         let (side, g) = found[0];

@@ -40,7 +40,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::{ContactGeometry, GapKinematics, Side};
+use super::{ContactGeometry, GapKinematics, PairContacts, Side};
 
 /// A cuboid in world axes.
 #[derive(Clone, Copy)]
@@ -125,14 +125,14 @@ pub(super) fn reference_axis(
 }
 
 /// The contacts of cuboids A (centre, orientation, half extents) and B within `margin`, each
-/// with the side whose corner it is (the point body A of the contact). Feature = 6·corner +
-/// face, the corner numbered as [`super::cuboid_corners`] lists them, the face on the other
-/// box.
+/// appended to `out` with the side whose corner it is (the point body A of the contact).
+/// Feature = 6·corner + face (+ [`super::SECOND_SIDE_FEATURES`] on the second side), the
+/// corner numbered as [`super::cuboid_corners`] lists them, the face on the other box.
 pub fn cuboid_on_cuboid(
     (a_centre, a_orientation, a_half): (DVec3, DQuat, DVec3),
     (b_centre, b_orientation, b_half): (DVec3, DQuat, DVec3),
     margin: f64,
-    out: &mut Vec<(Side, ContactGeometry)>,
+    out: &mut PairContacts,
 ) {
     let a = Cuboid::new(a_centre, a_orientation, a_half);
     let b = Cuboid::new(b_centre, b_orientation, b_half);
@@ -184,22 +184,17 @@ pub fn cuboid_on_cuboid(
         Side::First => Side::Second,
         Side::Second => Side::First,
     };
-    corners_on_face(
-        &incident,
-        &reference,
-        reference_face,
-        margin,
-        incident_side,
-        out,
-    );
-    corners_on_face(
-        &reference,
-        &incident,
-        incident_face,
-        margin,
-        reference_side,
-        out,
-    );
+    // A's corners first, as the directed tests listed them.
+    let mut faces = [
+        (incident_side, &incident, &reference, reference_face),
+        (reference_side, &reference, &incident, incident_face),
+    ];
+    if incident_side == Side::Second {
+        faces.swap(0, 1);
+    }
+    for (side, points, surface, face) in faces {
+        corners_on_face(points, surface, face, margin, side, out);
+    }
 }
 
 /// The corners of `points` that lie over `face` of `surface` within `margin` of it, as
@@ -210,7 +205,7 @@ fn corners_on_face(
     face: Face,
     margin: f64,
     side: Side,
-    out: &mut Vec<(Side, ContactGeometry)>,
+    out: &mut PairContacts,
 ) {
     let n = face.sign * surface.axes[face.axis];
     let to_local = surface.orientation.inverse();
@@ -228,7 +223,7 @@ fn corners_on_face(
             out.push((
                 side,
                 ContactGeometry {
-                    feature: i as u32 * 6 + face.number(),
+                    feature: i as u32 * 6 + face.number() + side.feature_offset(),
                     gap,
                     normal: n,
                     arm_a: arm,
@@ -245,12 +240,8 @@ fn corners_on_face(
 mod tests {
     use super::*;
 
-    fn contacts(
-        a: (DVec3, DQuat, DVec3),
-        b: (DVec3, DQuat, DVec3),
-        margin: f64,
-    ) -> Vec<(Side, ContactGeometry)> {
-        let mut out = Vec::new();
+    fn contacts(a: (DVec3, DQuat, DVec3), b: (DVec3, DQuat, DVec3), margin: f64) -> PairContacts {
+        let mut out = PairContacts::new();
         cuboid_on_cuboid(a, b, margin, &mut out);
         out
     }

@@ -13,9 +13,9 @@
 //! (two boxes: the corners of each against the one pair of faces the separating axis test
 //! picks) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
 //! feet on a plane), [`cuboid_cuboid`] (feet against a cuboid's nearest faces),
-//! [`cuboid_pair`] (two cuboids: the corners of each against the one pair of faces the
-//! separating axis test picks) and [`sphere_cuboid`] (a sphere on a face, corners on a sphere) in space. [`detect_pair`] is the
-//! one dispatcher: adding a pair is one file and one arm there.
+//! [`cuboid_pair`] (two cuboids, as two boxes in the plane) and [`sphere_cuboid`] (a sphere
+//! on a face, corners on a sphere) in space. [`detect_pair`] is the one dispatcher: adding a
+//! pair is one file and one arm there.
 
 pub mod beam_pairs;
 pub mod box_box;
@@ -345,6 +345,17 @@ pub enum Side {
 /// Feature numbers of contacts whose point body is the second of the pair start here.
 pub const SECOND_SIDE_FEATURES: u32 = 1000;
 
+impl Side {
+    /// What a contact of this side adds to its feature number, so that the pair's numbers
+    /// stay unique: 0 for the first, [`SECOND_SIDE_FEATURES`] for the second.
+    pub(crate) fn feature_offset(self) -> u32 {
+        match self {
+            Side::First => 0,
+            Side::Second => SECOND_SIDE_FEATURES,
+        }
+    }
+}
+
 /// What [`detect_pair`] finds for one pair: a pair of round bodies at most one contact,
 /// inline; a box up to its corners (on the heap).
 pub type PairContacts = SmallVec<[(Side, ContactGeometry); 1]>;
@@ -366,41 +377,27 @@ pub fn detect_pair(a: &Collider, b: &Collider, margin: f64, out: &mut PairContac
     // (`box_pair.rs`, `cuboid_pair.rs`); a box with feet has point features, not corners,
     // and takes the directed tests.
     let faced = a.feet.is_empty() && b.feet.is_empty();
-    let mut found = Vec::new();
     match (a.shape, b.shape) {
         (Shape::Box { half_extents: ha }, Shape::Box { half_extents: hb }) if faced => {
-            box_pair::box_on_box((a.pose, *ha), (b.pose, *hb), margin, &mut found);
+            box_pair::box_on_box((a.pose, *ha), (b.pose, *hb), margin, out);
         }
         (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) if faced => {
             cuboid_pair::cuboid_on_cuboid(
                 (a.position, a.orientation, *ha),
                 (b.position, b.orientation, *hb),
                 margin,
-                &mut found,
+                out,
             );
         }
-        _ => {
-            detect_both_ways(a, b, margin, out);
-            return;
-        }
+        _ => detect_both_ways(a, b, margin, out),
     }
-    out.extend(found.into_iter().map(|(side, mut g)| {
-        if side == Side::Second {
-            g.feature += SECOND_SIDE_FEATURES;
-        }
-        (side, g)
-    }));
 }
 
 /// Contacts of A's point features against B, then of B's against A (feature numbers offset
 /// by side).
 fn detect_both_ways(a: &Collider, b: &Collider, margin: f64, out: &mut PairContacts) {
     for (side, p, s) in [(Side::First, a, b), (Side::Second, b, a)] {
-        let offset = if side == Side::First {
-            0
-        } else {
-            SECOND_SIDE_FEATURES
-        };
+        let offset = side.feature_offset();
         let from = out.len();
         detect_directed(p, s, margin, side, out);
         for (_, g) in &mut out[from..] {

@@ -527,16 +527,7 @@ fn by_polyhedral(
         polished.method = LawMethod::LemkeFallback;
         return Some(polished);
     }
-    let mut own = newton(
-        w,
-        u_free,
-        blocks,
-        Some(&poly.lambda),
-        &NewtonOptions {
-            max_iterations: 0,
-            ..*options
-        },
-    );
+    let mut own = assess(w, u_free, blocks, &poly.lambda, options);
     own.iterations = polished.iterations;
     own.method = LawMethod::PolyhedralOnly;
     Some(own)
