@@ -37,6 +37,8 @@ struct Overrides {
     /// `stepper.sleep_speed` (m/s) and `stepper.sleep_time` (s), with sleeping on.
     sleep_speed: Option<f64>,
     sleep_time: Option<f64>,
+    /// The pile of boxes (the presets' `shape` = 1): cubes (squares) for spheres (disks).
+    boxes: bool,
 }
 
 impl Overrides {
@@ -94,6 +96,9 @@ fn run_one(
     ];
     if let Some(mu) = overrides.mu {
         set.push(("mu".into(), mu));
+    }
+    if overrides.boxes {
+        set.push(("shape".into(), 1.0));
     }
     if let Some(gap) = overrides.gap_tolerance {
         set.push(("gap".into(), gap));
@@ -222,6 +227,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
             resistance_ratio = true;
             continue;
         }
+        if a == "--boxes" {
+            overrides.boxes = true;
+            continue;
+        }
         let value = it.next().ok_or_else(|| format!("{a} needs a value"))?;
         let list = || value.split(',').map(str::to_string).collect::<Vec<_>>();
         match a.as_str() {
@@ -318,7 +327,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --gap-tolerance, --margin, --resistance, --resistance-ratio, --sleep, --sleep-speed, --sleep-time, --trace FILE"
+                    "unknown option '{other}'; options: --n, --steppers, --presets, --steps, --budget, --repeat, --mu, --tolerance, --max-sweeps, --velocity-sweeps, --gap-tolerance, --margin, --resistance, --resistance-ratio, --boxes, --sleep, --sleep-speed, --sleep-time, --trace FILE"
                 ));
             }
         }
@@ -418,6 +427,9 @@ pub fn run(args: &[String]) -> Result<String, String> {
     // The settings the table's rows do not show, when a run changed them from the preset's.
     let changed: Vec<String> = [
         overrides.mu.map(|v| format!("μ = {v}")),
+        overrides
+            .boxes
+            .then(|| "shape = 1 (cubes of 8 cm; squares in the plane)".to_string()),
         overrides
             .tolerance
             .map(|v| format!("stepper.newton_tolerance = {v:e}")),

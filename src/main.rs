@@ -67,7 +67,7 @@ const USAGE: &str = "usage:
   contactlab lcp <file.json|->
   contactlab bench [--quick] [--json]
   contactlab bench-pile [--n 10,100,1000] [--steppers nsga,moreau-jean] [--presets pile,pile-2d]
-                        [--steps 1000] [--budget SECONDS] [--repeat 1] [--resistance] [--sleep]
+                        [--steps 1000] [--budget SECONDS] [--repeat 1] [--resistance] [--boxes] [--sleep]
                         [--sleep-speed M/S] [--sleep-time S] [--tolerance T] [--max-sweeps K]
                         [--velocity-sweeps K] [--gap-tolerance M] [--margin M] [--mu M]
                         [--trace FILE]

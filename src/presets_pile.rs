@@ -1,4 +1,4 @@
-//! The pile benchmark as presets: N spheres dropped into an open box (`pile`), and its planar analogue, N disks in a 2-D box (`pile-2d`).
+//! The pile benchmark as presets: N spheres (or cubes) dropped into an open box (`pile`), and its planar analogue, N disks (or squares) in a 2-D box (`pile-2d`).
 //!
 //! The scene is issue 11's benchmark, fixed so that contactlab and Rapier run the same thing:
 //! spheres of radius 0.05 m and density 1000 kg/m³ (m = 4/3 π r³ ρ = 0.5236 kg), μ = 1, e = 0,
@@ -17,6 +17,11 @@
 //! centre; a disk has the sphere's mass and a disk's inertia ½ m r². The contact laws are
 //! solved to a relative residual of 1e-8 (`stepper.newton_tolerance`, the parameter `tol`), by
 //! NSGA with two levels (`stepper.nsga_levels`) at every N.
+//!
+//! With `shape` = 1 (the issue's "pile of boxes") each body is a cube of edge 8 cm and
+//! density 1000 kg/m³ (0.512 kg; a square of the same edge and mass in the plane) at the same
+//! place, turned by θᵢ = 0.1 (((7 i) mod 5) − 2) rad (−0.2 to 0.2) about the tilted axis
+//! (0.6, 0.8, 0) (in the plane, about its normal), so that no face lands flat on another.
 
 use std::f64::consts::FRAC_1_SQRT_2;
 
@@ -33,6 +38,8 @@ pub const HALF_WIDTH: f64 = 0.35;
 pub const HALF_WIDTH_2D: f64 = 1.55;
 /// Time step, s.
 pub const DT: f64 = 1.0 / 240.0;
+/// Edge of a cube (or square) of the pile of boxes, m.
+pub const CUBE_EDGE: f64 = 0.08;
 /// Centre spacing of the initial lattice, m.
 const SPACING: f64 = 0.12;
 /// Contacts are detected within this gap, m: more than a step's approach at the pile's
@@ -42,6 +49,21 @@ const MARGIN: f64 = 0.03;
 /// Mass of one sphere, kg.
 pub fn sphere_mass() -> f64 {
     DENSITY * 4.0 / 3.0 * std::f64::consts::PI * RADIUS * RADIUS * RADIUS
+}
+
+/// Mass of one cube of the pile of boxes (and of one square of the planar pile), kg.
+pub fn cube_mass() -> f64 {
+    DENSITY * CUBE_EDGE * CUBE_EDGE * CUBE_EDGE
+}
+
+/// The initial turn of box `i` of a pile of boxes, rad: −0.2 to 0.2 in five steps.
+pub fn box_turn(i: usize) -> f64 {
+    0.1 * (((7 * i) % 5) as f64 - 2.0)
+}
+
+/// Whether the pile's bodies are boxes (`shape` = 1) rather than spheres or disks.
+fn boxes(v: &Values) -> bool {
+    v.get("shape") == 1.0
 }
 
 /// The deterministic jitter (jx, jy) of body `i`, m.
@@ -148,21 +170,43 @@ fn pile_scene(
     s
 }
 
-/// N spheres dropped into an open box.
+/// N spheres (or cubes) dropped into an open box.
 pub(crate) fn pile(v: &Values) -> Scene {
     let n = v.get("N") as usize;
     let mut bodies = box_3d();
-    bodies.extend((0..n).map(|i| SpatialBodySpec {
-        name: format!("sphere {i}"),
-        fixed: false,
-        mass: Some(sphere_mass()),
-        inertia: None,
-        position: sphere_position(i),
-        orientation: [1.0, 0.0, 0.0, 0.0],
-        velocity: [0.0; 3],
-        angular_velocity: [0.0; 3],
-        shape: SpatialShapeSpec::Sphere { radius: RADIUS },
-        contact_points: vec![],
+    bodies.extend((0..n).map(|i| {
+        let (name, mass, orientation, shape) = if boxes(v) {
+            // A turn θ about the unit axis (0.6, 0.8, 0): q = (cos θ/2, sin θ/2 · axis).
+            let (s, c) = (0.5 * box_turn(i)).sin_cos();
+            let size = [CUBE_EDGE; 3];
+            let shape = SpatialShapeSpec::Box { size };
+            (
+                format!("cube {i}"),
+                cube_mass(),
+                [c, 0.6 * s, 0.8 * s, 0.0],
+                shape,
+            )
+        } else {
+            let shape = SpatialShapeSpec::Sphere { radius: RADIUS };
+            (
+                format!("sphere {i}"),
+                sphere_mass(),
+                [1.0, 0.0, 0.0, 0.0],
+                shape,
+            )
+        };
+        SpatialBodySpec {
+            name,
+            fixed: false,
+            mass: Some(mass),
+            inertia: None,
+            position: sphere_position(i),
+            orientation,
+            velocity: [0.0; 3],
+            angular_velocity: [0.0; 3],
+            shape,
+            contact_points: vec![],
+        }
     }));
     pile_scene("pile", vec![0.0, 0.0, -9.81], (vec![], bodies), v)
 }
@@ -183,7 +227,7 @@ fn half_plane(name: &str, position: [f64; 2], angle: f64) -> BodySpec {
     }
 }
 
-/// N disks dropped into a 2-D box, 25 to a row.
+/// N disks (or squares) dropped into a 2-D box, 25 to a row.
 pub(crate) fn pile_2d(v: &Values) -> Scene {
     let n = v.get("N") as usize;
     let half_pi = std::f64::consts::FRAC_PI_2;
@@ -193,18 +237,44 @@ pub(crate) fn pile_2d(v: &Values) -> Scene {
         half_plane("wall +x", [HALF_WIDTH_2D, 0.0], half_pi),
         half_plane("wall -x", [-HALF_WIDTH_2D, 0.0], -half_pi),
     ];
-    let m = sphere_mass();
-    bodies.extend((0..n).map(|i| BodySpec {
-        name: format!("disk {i}"),
-        fixed: false,
-        mass: Some(m),
-        inertia: Some(0.5 * m * RADIUS * RADIUS),
-        position: disk_position(i),
-        angle: 0.0,
-        velocity: [0.0, 0.0],
-        angular_velocity: 0.0,
-        shape: ShapeSpec::Disk { radius: RADIUS },
-        contact_points: vec![],
+    bodies.extend((0..n).map(|i| {
+        let (name, mass, inertia, angle, shape) = if boxes(v) {
+            let (m, a) = (cube_mass(), CUBE_EDGE);
+            let shape = ShapeSpec::Box {
+                width: a,
+                height: a,
+            };
+            // A square's polar moment: m (a² + a²)/12.
+            (
+                format!("square {i}"),
+                m,
+                m * a * a / 6.0,
+                box_turn(i),
+                shape,
+            )
+        } else {
+            let m = sphere_mass();
+            let shape = ShapeSpec::Disk { radius: RADIUS };
+            (
+                format!("disk {i}"),
+                m,
+                0.5 * m * RADIUS * RADIUS,
+                0.0,
+                shape,
+            )
+        };
+        BodySpec {
+            name,
+            fixed: false,
+            mass: Some(mass),
+            inertia: Some(inertia),
+            position: disk_position(i),
+            angle,
+            velocity: [0.0, 0.0],
+            angular_velocity: 0.0,
+            shape,
+            contact_points: vec![],
+        }
     }));
     pile_scene("pile-2d", vec![0.0, -9.81], (bodies, vec![]), v)
 }
@@ -237,4 +307,52 @@ pub fn pile_state(system: &crate::model::System) -> PileState {
         state.escaped += usize::from(outside);
     }
     state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::find;
+
+    /// The pile of boxes is the spheres' lattice with cubes of 8 cm at 1000 kg/m³ (0.512 kg),
+    /// each turned about (0.6, 0.8, 0) by 0.1 (((7 i) mod 5) − 2) rad, and in the plane
+    /// squares of the same edge and mass with the polar moment m (a² + a²)/12.
+    #[test]
+    fn the_pile_of_boxes_holds_the_cubes_it_describes() {
+        let preset = find("pile").unwrap();
+        let values = preset.values(&[("N".into(), 7.0), ("shape".into(), 1.0)]);
+        let scene = preset.scene(&values.unwrap()).unwrap();
+        let cubes: Vec<_> = scene.spatial_bodies.iter().filter(|b| !b.fixed).collect();
+        assert_eq!(cubes.len(), 7);
+        for (i, cube) in cubes.iter().enumerate() {
+            assert!((cube.mass.unwrap() - 0.512).abs() < 1e-15);
+            assert_eq!(cube.position, sphere_position(i));
+            let SpatialShapeSpec::Box { size } = cube.shape else {
+                panic!("cube {i}: {:?}", cube.shape);
+            };
+            assert_eq!(size, [0.08; 3]);
+            let [w, x, y, z] = cube.orientation;
+            let angle = 2.0 * f64::atan2((x * x + y * y + z * z).sqrt(), w);
+            let expected: f64 = [-0.2, 0.0, 0.2, -0.1, 0.1, -0.2, 0.0][i];
+            assert!(
+                (angle - expected.abs()).abs() < 1e-15,
+                "cube {i}: {angle} rad"
+            );
+            if expected != 0.0 {
+                let s = expected.signum() * (x * x + y * y).sqrt();
+                assert!((x / s - 0.6).abs() < 1e-12 && (y / s - 0.8).abs() < 1e-12 && z == 0.0);
+            }
+        }
+        let preset = find("pile-2d").unwrap();
+        let values = preset.values(&[("N".into(), 3.0), ("shape".into(), 1.0)]);
+        let scene = preset.scene(&values.unwrap()).unwrap();
+        let squares: Vec<_> = scene.bodies.iter().filter(|b| !b.fixed).collect();
+        for (i, square) in squares.iter().enumerate() {
+            let m = square.mass.unwrap();
+            assert!((m - 0.512).abs() < 1e-15);
+            assert!((square.inertia.unwrap() - m * 2.0 * 0.0064 / 12.0).abs() < 1e-15);
+            assert!((square.angle - [-0.2, 0.0, 0.2][i]).abs() < 1e-15);
+            assert_eq!(square.position, disk_position(i));
+        }
+    }
 }

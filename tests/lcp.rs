@@ -4,7 +4,8 @@
 
 use contactlab::Simulation;
 use contactlab::lcp::{
-    Lcp, LcpStatus, PgsOptions, complementarity_residual, solve_lemke, solve_pgs,
+    Lcp, LcpSolution, LcpStatus, PgsOptions, complementarity_residual, solve_lemke,
+    solve_lemke_capped_into, solve_pgs,
 };
 use nalgebra::{DMatrix, DVector};
 
@@ -102,6 +103,31 @@ fn lemke_reports_no_solution_on_a_ray() {
     let m = DMatrix::from_row_slice(2, 2, &[0.0, -1.0, -1.0, 0.0]);
     let lcp = Lcp::new(m, DVector::from_vec(vec![-1.0, -1.0])).unwrap();
     assert_eq!(solve_lemke(&lcp).status, LcpStatus::NoSolution);
+}
+
+/// A pivot cap is a cap: Lemke given the pivots its path takes finds the same answer as
+/// without a cap, and given one fewer stops and says it did not converge (no z, which is
+/// not an answer). The path takes more pivots than the z that end positive: each entered
+/// the basis, and the artificial variable left it.
+#[test]
+fn lemke_stops_at_its_pivot_cap_and_says_so() {
+    let mut rng = Rng(11);
+    let n = 12;
+    let m = random_p_matrix(&mut rng, n, true);
+    let q = DVector::from_fn(n, |_, _| -1.5 + 0.5 * rng.next());
+    let lcp = Lcp::new(m, q).unwrap();
+    let free = solve_lemke(&lcp);
+    assert_eq!(free.status, LcpStatus::Solved);
+    let positive = free.z.iter().filter(|&&z| z > 0.0).count();
+    assert!(free.iterations > positive, "{} pivots", free.iterations);
+    let mut capped = LcpSolution::empty();
+    solve_lemke_capped_into(&lcp, free.iterations, &mut capped);
+    assert_eq!(capped.status, LcpStatus::Solved);
+    assert_eq!(capped.z, free.z);
+    solve_lemke_capped_into(&lcp, free.iterations - 1, &mut capped);
+    assert_eq!(capped.status, LcpStatus::NotConverged);
+    assert_eq!(capped.iterations, free.iterations - 1);
+    assert!(capped.z.iter().all(|&z| z == 0.0));
 }
 
 #[test]

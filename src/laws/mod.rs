@@ -220,6 +220,13 @@ pub struct NewtonOptions {
     /// otherwise leave the top's gaps open by 1e-10 m at a relative tolerance of 1e-8, for a
     /// second pass to close from zero.
     pub absolute: bool,
+    /// Let [`solve`] try the polyhedral LCP (Lemke) after Newton and the sweeps have stalled
+    /// on a problem with friction or resistance. False when the caller has a way out of its
+    /// own: NSGA's position level of a small island then corrects the gaps by the normal
+    /// multipliers alone, and on the pile of 100 boxes the polygon never rescued its
+    /// frictional correction (23 of 104 failed in the first second, and Lemke took 739 of
+    /// their 1170 ms). Problems of normal rows alone take Lemke first either way.
+    pub polygon_fallback: bool,
 }
 
 impl NewtonOptions {
@@ -261,6 +268,7 @@ impl Default for NewtonOptions {
             sweep_budget: None,
             resolution: 0.0,
             absolute: false,
+            polygon_fallback: true,
         }
     }
 }
@@ -493,8 +501,13 @@ pub fn solve(
     } else {
         None
     };
-    let polygon =
-        by_lemke.unwrap_or_else(|| by_polyhedral(w, u_free, blocks, first.iterations, options));
+    let polygon = match by_lemke {
+        Some(found) => found,
+        None if options.polygon_fallback => {
+            by_polyhedral(w, u_free, blocks, first.iterations, options)
+        }
+        None => None,
+    };
     // Nothing converged: of Newton's last iterate, the sweeps' and the polygon's answer, the
     // one with the smallest residual (a stalled Newton can end far off where the sweeps came
     // within 1e-6; a pile of boxes under Moreau–Jean once took a stalled Newton's iterate,

@@ -138,6 +138,14 @@ pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
 /// [`solve_lemke`] into `out`, its z and w written in `out`'s storage (a solver that
 /// solves an LCP every step keeps one solution).
 pub fn solve_lemke_into(lcp: &Lcp, out: &mut LcpSolution) {
+    solve_lemke_capped_into(lcp, 50 * lcp.len() + 100, out);
+}
+
+/// [`solve_lemke_into`] with a cap of `max_pivots` pivots instead of 50 n + 100: a client
+/// that has a cheaper way out when Lemke cycles (a degenerate problem, where rounding defeats
+/// the lexicographic rule) need not pay for fifty pivots per unknown, each O(n²), to find
+/// out.
+pub fn solve_lemke_capped_into(lcp: &Lcp, max_pivots: usize, out: &mut LcpSolution) {
     let n = lcp.len();
     if n == 0 || lcp.q.iter().all(|&qi| qi >= 0.0) {
         out.z.clear();
@@ -146,14 +154,14 @@ pub fn solve_lemke_into(lcp: &Lcp, out: &mut LcpSolution) {
         out.check(LEMKE_TOLERANCE);
         return;
     }
-    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| solve_in(lcp, s, out));
+    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| solve_in(lcp, max_pivots, s, out));
 }
 
 /// [`solve_lemke`] in the buffers of `s`, for a q with a negative entry.
-fn solve_in(lcp: &Lcp, s: &mut LemkeScratch, out: &mut LcpSolution) {
+fn solve_in(lcp: &Lcp, max_pivots: usize, s: &mut LemkeScratch, out: &mut LcpSolution) {
     let n = lcp.len();
     let scale = equilibrate(lcp, &mut s.scaled, &mut s.d);
-    let (end, pivots) = complementary_path(s);
+    let (end, pivots) = complementary_path(s, max_pivots);
     out.z.clear();
     match end {
         PathEnd::Solution => {
@@ -215,9 +223,9 @@ fn equilibrate(lcp: &Lcp, scaled: &mut Lcp, d: &mut DVector<f64>) -> f64 {
     s
 }
 
-/// Lemke's path on `s.scaled` (already equilibrated), with the number of pivots; on a
-/// solution the basic z is left in `s.z`.
-fn complementary_path(s: &mut LemkeScratch) -> (PathEnd, usize) {
+/// Lemke's path on `s.scaled` (already equilibrated), at most `max_pivots` pivots, with the
+/// number of pivots; on a solution the basic z is left in `s.z`.
+fn complementary_path(s: &mut LemkeScratch, max_pivots: usize) -> (PathEnd, usize) {
     let lcp = &s.scaled;
     let n = lcp.len();
     // Tableau state: basis, B⁻¹ and the basic solution x_B = B⁻¹ q.
@@ -259,7 +267,6 @@ fn complementary_path(s: &mut LemkeScratch) -> (PathEnd, usize) {
         }
     }
     let mut entering = Var::Artificial;
-    let max_pivots = 50 * n + 100;
     let mut pivots = 0;
     loop {
         column(entering, entering_column);

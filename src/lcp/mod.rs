@@ -37,7 +37,7 @@ pub mod pgs;
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
-pub use lemke::{solve_lemke, solve_lemke_into};
+pub use lemke::{solve_lemke, solve_lemke_capped_into, solve_lemke_into};
 pub use pgs::{DelassusOperator, DenseOperator, PgsOptions, solve_pgs, solve_pgs_operator};
 
 use crate::error::{Error, Result};
