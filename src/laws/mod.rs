@@ -473,6 +473,7 @@ pub fn solve(
     options: &NewtonOptions,
 ) -> LawSolution {
     nsgs::reserve(u_free.len(), blocks.len());
+    polyhedral::reserve(u_free.len(), blocks);
     let first = newton(w, u_free, blocks, guess, options);
     if first.converged {
         return inside_laws(first, w, u_free, blocks);

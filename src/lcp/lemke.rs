@@ -127,6 +127,36 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Gives the buffers of the next [`solve_lemke_into`] room for a problem of `n` unknowns, so
+/// that a client whose Lemke is a rare path (a fallback) grows them with its common path's
+/// buffers, not at the fallback's first call.
+pub(crate) fn reserve(n: usize) {
+    use crate::linalg::buffers::{reserve_matrix, reserve_vector};
+    crate::linalg::buffers::with_scratch(&LEMKE_SCRATCH, |s| {
+        for m in [&mut s.scaled.m, &mut s.binv, &mut s.mss] {
+            reserve_matrix(m, n * n);
+        }
+        for v in [
+            &mut s.scaled.q,
+            &mut s.d,
+            &mut s.xb,
+            &mut s.entering_column,
+            &mut s.direction,
+            &mut s.z,
+            &mut s.rhs,
+            &mut s.zs,
+            &mut s.correction,
+            &mut s.polished,
+            &mut s.slack,
+        ] {
+            reserve_vector(v, n);
+        }
+        s.basis.reserve(n.saturating_sub(s.basis.len()));
+        s.active.reserve(n.saturating_sub(s.active.len()));
+        s.lu.reserve(n);
+    });
+}
+
 /// Solves 0 ≤ z ⟂ M z + q ≥ 0 exactly (to rounding) or reports [`LcpStatus::NoSolution`]
 /// (a secondary ray), [`LcpStatus::NotConverged`] (pivot cap) or [`LcpStatus::Inaccurate`].
 pub fn solve_lemke(lcp: &Lcp) -> LcpSolution {
