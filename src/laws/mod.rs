@@ -454,19 +454,10 @@ fn residual(
     }
 }
 
-/// Newton's answer from the sweeps' is kept only if its largest multiplier is within this
-/// many times the sweeps' largest.
-const POLISH_GROWTH: f64 = 10.0;
-
 /// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
-/// if it stalls, block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]), and Newton
-/// again from where the sweeps stopped; if that stalls too, the polyhedral LCP by Lemke
-/// polished by Newton. (The sweeps settle which contacts stick, slide or open and then
-/// crawl: a settled box's four corners on a face ended at 1.0 to 1.5e-8 against 1e-8 after
-/// thousands of sweeps, step after step, where Newton from there converges. On the 3-D pile
-/// of 30 cubes under Moreau–Jean, 166 unconverged steps of 480 became 30.) With normal rows
-/// alone (a position level's correction) the polyhedral LCP *is* the problem, and Lemke
-/// comes before
+/// if it stalls, block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that
+/// stalls too, the polyhedral LCP by Lemke polished by Newton. With normal rows alone (a
+/// position level's correction) the polyhedral LCP *is* the problem, and Lemke comes before
 /// the sweeps: it finds in a few dozen pivots what block Gauss–Seidel approaches linearly
 /// (a pile of boxes' redundant corners took it thousands of sweeps, where Lemke took about
 /// twenty pivots; docs/benchmarks.md, thirty-seventh sitting). (Friction in the plane is
@@ -506,19 +497,6 @@ pub fn solve(
         sweeps.iterations += first.iterations;
         if sweeps.converged {
             return inside_laws(sweeps, w, u_free, blocks);
-        }
-        // Newton from the sweeps' answer, kept only when it converges without growing the
-        // multipliers: W is singular where contacts are redundant, and a Newton can converge,
-        // relative to its own scale, to large self-equilibrated forces.
-        {
-            let mut polished = newton(w, u_free, blocks, Some(&sweeps.lambda), options);
-            polished.iterations += sweeps.iterations;
-            let bound = POLISH_GROWTH * sweeps.lambda.amax();
-            if polished.converged && polished.lambda.amax() <= bound {
-                polished.method = LawMethod::Nsgs;
-                return inside_laws(polished, w, u_free, blocks);
-            }
-            sweeps.iterations = polished.iterations;
         }
         Some(sweeps)
     } else {
