@@ -15,6 +15,9 @@
 //! the other box's corners over (or beside by at most the margin) the reference face and
 //! the reference box's corners over the incident face, within the margin of it: material
 //! points against flat faces, as before, listed first side first as the directed tests did.
+//! A corner beside the other's face is then dropped where the other box has a corner listed
+//! within the margin of it: the overlap of two faces ends at corners, and a second support
+//! just beyond an end makes the pair's rows redundant (`drop_redundant_beside`).
 
 use glam::DVec2;
 
