@@ -3,6 +3,8 @@
 //! other, and a pile of boxes settles without gaining energy.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::f64::consts::PI;
+
 use contactlab::Simulation;
 
 /// Box B (8 cm cube, 1 kg) rests on the floor beside a fixed box A of the same size, level
@@ -167,5 +169,68 @@ fn the_piles_of_boxes_keep_every_gap_to_rounding_under_nsga() {
         let state = contactlab::presets_pile::pile_state(system);
         assert_eq!(state.escaped, 0, "{preset}: {state:?}");
         assert!(state.max_speed <= 1e-6, "{preset}: {state:?}");
+    }
+}
+
+/// Cube B (8 cm, 0.512 kg) dropped from 1 cm onto the top edge of a fixed cube A, edge across
+/// edge: A turned 45° about x (its top an edge along x at z = 0.1 + 0.04√2), B turned 45°
+/// about y (its bottom an edge along y), centres on one vertical line. The two edges cross at
+/// one point, which is the one contact: with e = 0 B stops on it and stays, balanced (an
+/// unstable balance, exact by symmetry: nothing pushes B sideways), its centre at
+/// z = 0.1 + 0.08√2, the normal force m g, vertical. Before the edges' crossing was a
+/// contact, B's corners met A's tilted faces: as they came within the margin NSGA's
+/// position level moved B 1 cm sideways, and B toppled off A's edge.
+#[test]
+fn a_cube_balances_edge_across_edge_on_another() {
+    let (mass, g) = (0.512, 9.81);
+    let ridge = 0.1 + 0.04 * 2f64.sqrt();
+    let rest = ridge + 0.04 * 2f64.sqrt();
+    let (c, s) = ((PI / 8.0).cos(), (PI / 8.0).sin());
+    for (stepper, depth) in [("nsga", 1e-12), ("moreau-jean", 5e-3)] {
+        let scene = format!(
+            r#"{{"gravity": [0, 0, -9.81], "spatial_bodies": [
+                {{"name": "a", "fixed": true, "position": [0, 0, 0.1], "orientation": [{c}, {s}, 0, 0],
+                  "shape": {{"type": "box", "size": [0.08, 0.08, 0.08]}}}},
+                {{"name": "b", "mass": {mass}, "position": [0, 0, {z}], "orientation": [{c}, 0, {s}, 0],
+                  "shape": {{"type": "box", "size": [0.08, 0.08, 0.08]}}}}],
+              "material": {{"friction": 1, "restitution": 0}},
+              "stepper": {{"kind": "{stepper}", "dt": {h}}}}}"#,
+            z = rest + 0.01,
+            h = 1.0 / 240.0,
+        );
+        let mut sim = Simulation::from_json(&scene).unwrap();
+        let mut loaded = Vec::new();
+        for _ in 0..120 {
+            let report = sim.step().unwrap();
+            assert!(report.converged, "{stepper}: {report:?}");
+            loaded.clear();
+            loaded.extend(report.contacts.iter().filter(|c| c.normal > 0.0).cloned());
+            let q = &sim.system().q;
+            assert!(
+                q[0].abs() < 1e-9 && q[1].abs() < 1e-9,
+                "{stepper}: B moved sideways to ({}, {}) at t = {}",
+                q[0],
+                q[1],
+                sim.time()
+            );
+            assert!(q[2] > rest - depth, "{stepper}: B's centre at {}", q[2]);
+        }
+        assert_eq!(loaded.len(), 1, "{stepper}: {loaded:?}");
+        let contact = &loaded[0];
+        assert!(
+            (contact.normal - mass * g).abs() < 1e-9 * mass * g,
+            "{stepper}: N = {} against m g = {}",
+            contact.normal,
+            mass * g
+        );
+        // Vertical, from B (the contact's second body, here the upper cube) towards A.
+        assert!((contact.direction[2] + 1.0).abs() < 1e-12, "{contact:?}");
+        let point = contact.point;
+        assert!(
+            point[0].abs() < 1e-9 && point[1].abs() < 1e-9 && (point[2] - ridge).abs() < depth,
+            "{stepper}: contact at {point:?}"
+        );
+        let v = &sim.system().v;
+        assert!(v.amax() < 1e-9, "{stepper}: B still moves, {v}");
     }
 }

@@ -30,6 +30,25 @@
 //! which in the plane are −ω_A² n·r_A − ω_B² n·ℓ + 2ω_B (k×n)·ℓ̇ and the centripetal term of
 //! two disks. The acceleration-level LCP needs it in b = J M⁻¹ f + J̇v.
 //!
+//! Two crossing edges (d = n·(p_A − p_B) between the closest points of the lines, n along
+//! e_A × e_B with e_A fixed in A, e_B in B) take the point-to-point row at those points, since
+//! ṅ·(p_A − p_B) = d ṅ·n = 0; differentiating d = n·r for material points that coincide with
+//! the closest points now (r = d n, so n̈·r = −d|ṅ|²),
+//!
+//! ```text
+//!     edge to edge:      J̇_N v = −d |ṅ|² + 2 ṅ·ṙ + n·(ω_A × (ω_A × r_A) − ω_B × (ω_B × r_B)),
+//!                        ṅ = (ċ − n (n·ċ))/|c|,   c = e_A × e_B,   ċ = (ω_A × e_A) × e_B + e_A × (ω_B × e_B),
+//! ```
+//!
+//! with ṙ as for two points. A material point at distance ρ from a line of B along e (fixed
+//! in B; a sphere's centre by a cuboid's edge), n = r/ρ with r ⊥ e from the foot p_B, takes
+//! the point-to-point row too, since ρ̇ = n·ṙ − (r·e)(n·ė) and r·e = 0 at the foot; once
+//! more, with u = ṙ·e and w = n·ė = n·(ω_B × e),
+//!
+//! ```text
+//!     point to line:     J̇_N v = (|ṙ|² − (n·ṙ)² − u²)/ρ − 2 u w − ρ w² + n·(ω_A × (ω_A × r_A) − ω_B × (ω_B × r_B)).
+//! ```
+//!
 //! **Tangent, rolling and spinning rows** act at the contact points (p_A on A's surface, p_B on
 //! B's): J_Tk = [t_k, (p_A − x_A) × t_k]_A − [t_k, (p_B − x_B) × t_k]_B, rolling
 //! J_Rk = [0, t_k]_A − [0, t_k]_B, spinning J_S = [0, n]_A − [0, n]_B. In space the tangents
@@ -175,6 +194,35 @@ impl Contact {
                 let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
                 let along = n.dot(rate);
                 (rate.length_squared() - along * along) / separation.length()
+                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
+            }
+            GapKinematics::PointToLine {
+                arm_a,
+                arm_b,
+                separation,
+                edge_b,
+            } => {
+                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
+                let distance = separation.length();
+                let (along, normal_rate) = (rate.dot(edge_b), n.dot(wb.cross(edge_b)));
+                let across = n.dot(rate);
+                (rate.length_squared() - across * across - along * along) / distance
+                    - 2.0 * along * normal_rate
+                    - distance * normal_rate * normal_rate
+                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
+            }
+            GapKinematics::EdgeToEdge {
+                arm_a,
+                arm_b,
+                edge_a,
+                edge_b,
+            } => {
+                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
+                let cross = edge_a.cross(edge_b);
+                let cross_rate = wa.cross(edge_a).cross(edge_b) + edge_a.cross(wb.cross(edge_b));
+                let normal_rate = (cross_rate - n * n.dot(cross_rate)) / cross.length();
+                -self.gap * normal_rate.length_squared()
+                    + 2.0 * normal_rate.dot(rate)
                     + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
             }
             GapKinematics::Rotation => wb.cross(n).dot(wa - wb),
@@ -575,7 +623,9 @@ fn fill_contact(
         GapKinematics::PointOnSurface { arm, lever } => {
             write_point_row(&mut c.normal_row, system, q, (a, b), (arm, lever), n);
         }
-        GapKinematics::PointToPoint { arm_a, arm_b, .. } => {
+        GapKinematics::PointToPoint { arm_a, arm_b, .. }
+        | GapKinematics::PointToLine { arm_a, arm_b, .. }
+        | GapKinematics::EdgeToEdge { arm_a, arm_b, .. } => {
             write_point_row(&mut c.normal_row, system, q, (a, b), (arm_a, arm_b), n);
         }
         GapKinematics::Rotation | GapKinematics::AxisPair { .. } => {

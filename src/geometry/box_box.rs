@@ -1,4 +1,4 @@
-//! Point features (a body's feet) or a disk against the faces of a box, each against the face it is nearest to leaving through (two boxes without feet meet across one pair of faces instead: `box_pair.rs`).
+//! Point features (a body's feet) or a disk against a box: each point against the face it is nearest to leaving through, a disk against the face or corner nearest its centre (two boxes without feet meet across one pair of faces instead: `box_pair.rs`).
 
 use glam::DVec2;
 
@@ -54,7 +54,11 @@ pub fn points_on_box(
         .collect()
 }
 
-/// Contact of a disk (`radius`, `pose`) with the nearest face of box B (not its corners).
+/// Contact of a disk (`radius`, `pose`) with box B: with the face nearest its centre, or,
+/// where the centre lies beyond two of B's face lines (the corner's region), with that corner:
+/// d = |c − p| − R for the corner p, a material point of B (feature 4 + the corner's number in
+/// [`super::box_corners`]). The face's line taken beyond the face, as before, gave a disk
+/// meeting a corner at 45° a gap 0.29 R too small.
 pub fn disk_on_box(
     radius: f64,
     pose: Pose,
@@ -63,7 +67,42 @@ pub fn disk_on_box(
     margin: f64,
 ) -> Option<ContactGeometry> {
     let lever = pose.position - b.position;
-    let (face, n_local, s) = nearest_face(b.inverse_rotate(lever), half_extents, margin)?;
+    let local = b.inverse_rotate(lever);
+    if local.x.abs() > half_extents.x && local.y.abs() > half_extents.y {
+        let corner = DVec2::new(
+            half_extents.x.copysign(local.x),
+            half_extents.y.copysign(local.y),
+        );
+        let arm_b = b.rotate(corner);
+        let separation = lever - arm_b;
+        // (std's square root: see sphere_sphere.rs.)
+        let distance = separation.length_squared().sqrt();
+        let gap = distance - radius;
+        if gap > margin {
+            return None;
+        }
+        let n = separation / distance;
+        // box_corners: (−,−), (+,−), (+,+), (−,+).
+        let number = match (local.x > 0.0, local.y > 0.0) {
+            (false, false) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+            (false, true) => 3,
+        };
+        return Some(ContactGeometry::planar(
+            4 + number,
+            gap,
+            n,
+            (pose.position - radius * n, b.position + arm_b),
+            (pose.position, b.position),
+            GapKinematics::PointToPoint {
+                arm_a: glam::DVec3::ZERO,
+                arm_b: arm_b.extend(0.0),
+                separation: separation.extend(0.0),
+            },
+        ));
+    }
+    let (face, n_local, s) = nearest_face(local, half_extents, 0.0)?;
     let gap = s - radius;
     (gap <= margin).then(|| {
         let n = b.rotate(n_local);

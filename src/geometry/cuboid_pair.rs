@@ -1,4 +1,4 @@
-//! Two cuboids in space: the one pair of faces they touch across, chosen by the separating axis test, and the corners of each against the other's face.
+//! Two cuboids in space: the separating axis test over faces and edges; across a pair of faces, the corners of each against the other's face; edge across edge, the edges' crossing.
 //!
 //! Each corner against the other cuboid's *nearest* face, both ways, is what a point against
 //! a cuboid takes (`cuboid_cuboid.rs`), and it is wrong for two cuboids: two boxes side by
@@ -11,7 +11,8 @@
 //! block Gauss–Seidel, then Lemke, which ended on a secondary ray) held such a pair
 //! (docs/benchmarks.md, thirty-seventh sitting).
 //!
-//! So the pair is treated as one contact between two faces, as collision libraries do:
+//! So the pair is treated as one contact between two faces, or between two edges, as
+//! collision libraries do:
 //!
 //! 1. **The separating axis.** Along a unit axis L the two boxes (centres x_A, x_B, unit axes
 //!    a_k, b_k, half extents h_A, h_B) are apart by
@@ -20,23 +21,34 @@
 //!        s(L) = |(x_A − x_B)·L| − Σ_k h_A,k |a_k·L| − Σ_k h_B,k |b_k·L|
 //!    ```
 //!
-//!    (negative: they overlap by −s along L). Over the six face normals, the largest s is
-//!    the axis of least penetration; its box owns the *reference* face, the face that looks
-//!    towards the other box, and the other box's face most opposed to it is the *incident*
-//!    face. Nothing within the margin: no contact.
-//! 2. **The corners.** The other box's corners against the reference face, and the reference
-//!    box's corners against the incident face, each a point on a flat surface of the other
-//!    body as a corner on a plane is (gap d = n·(p − c) − h along the face's outward normal
-//!    n), kept where d ≤ margin and the corner lies over the face or beside it by at most the
-//!    margin (as a point against a cuboid's face is kept: a corner about to slide over the
-//!    face is held before it does). Every contact of the pair pushes the boxes apart
-//!    across the same pair of faces, so no two of them can squeeze.
+//!    (negative: they overlap by −s along L). The fifteen axes (the six face normals and the
+//!    nine a_i × b_j of edge directions that are not parallel) decide: any s above the margin
+//!    keeps the boxes that far apart, and no contact is listed. Of the face normals the
+//!    largest s is the axis of least penetration; its box owns the *reference* face, the face
+//!    that looks towards the other box, and the other box's face most opposed to it is the
+//!    *incident* face. An edge axis is taken instead only where it separates the boxes more,
+//!    by 5 % of the face's penetration (collision libraries' preference for faces: an edge
+//!    lying on a face ties the two, and then the face's corners hold it).
+//! 2. **The corners** (a face axis). The other box's corners against the reference face, and
+//!    the reference box's corners against the incident face, each a point on a flat surface
+//!    of the other body as a corner on a plane is (gap d = n·(p − c) − h along the face's
+//!    outward normal n), kept where d ≤ margin and the corner lies over the face or beside it
+//!    by at most the margin (as a point against a cuboid's face is kept: a corner about to
+//!    slide over the face is held before it does). Every contact of the pair pushes the boxes
+//!    apart across the same pair of faces, so no two of them can squeeze.
+//! 3. **The crossing** (an edge axis a_i × b_j). The edge of A along a_i nearest B and the
+//!    edge of B along b_j nearest A: one contact between the closest points of their lines,
+//!    d = n·(p_A − p_B) with n = ±(a_i × b_j)/|a_i × b_j| from B towards A, which is s(L) of
+//!    that axis. Its gap has exact derivatives though neither point is material
+//!    ([`GapKinematics::EdgeToEdge`], `contact/mod.rs`). Where the closest points fall beyond
+//!    either edge's end the edges pass beside each other, and the face axis's corners are
+//!    taken.
 //!
 //! The corners of both faces cover the region two parallel faces share when it is bounded by
-//! corners (a box on a larger one, two boxes side by side, staggered). Where two edges cross
-//! (two faces staggered diagonally, two boxes meeting edge to edge) the crossing point is not
-//! a contact: a contact here is always a material point, whose gap and its derivatives are
-//! exact (`tests/kinematics.rs`); the nine edge–edge axes of the full test are not checked.
+//! corners (a box on a larger one, two boxes side by side, staggered). Where the edges of two
+//! nearly parallel faces cross (two faces staggered diagonally) the crossing is not a
+//! contact: the face axis wins there, and the corners beside the face, within the margin,
+//! stand in for it.
 
 use glam::{DQuat, DVec3};
 
@@ -114,14 +126,128 @@ pub(super) fn reference_axis(
     tie: f64,
     margin: f64,
 ) -> Option<(bool, usize)> {
+    let (separation, reference_is_a, axis) = best_face_axis(separations, tie)?;
+    (separation <= margin).then_some((reference_is_a, axis))
+}
+
+/// [`reference_axis`] with its separation, whatever it is (None only for NaN poses).
+fn best_face_axis(
+    separations: impl IntoIterator<Item = (f64, bool, usize)>,
+    tie: f64,
+) -> Option<(f64, bool, usize)> {
     let mut best: Option<(f64, bool, usize)> = None;
     for (s, reference_is_a, axis) in separations {
         if best.is_none_or(|(t, _, _)| s > t + tie) {
             best = Some((s, reference_is_a, axis));
         }
     }
-    let (separation, reference_is_a, axis) = best?;
-    (separation <= margin).then_some((reference_is_a, axis))
+    best
+}
+
+/// An edge axis is taken over the best face axis only if it separates the boxes more by this
+/// fraction of the face axis's penetration (plus the tie), as collision libraries prefer
+/// faces: where an edge lies on a face the two axes separate equally, and the face's corners
+/// are the contacts that hold it.
+const EDGE_PREFERENCE: f64 = 0.05;
+
+/// Edge pairs whose directions' cross product is shorter than this are parallel: no axis.
+const PARALLEL: f64 = 1e-6;
+
+/// Feature numbers of the crossing of two edges start here (corners take 6·corner + face,
+/// below 48): `EDGE_FEATURES` + 12·(A's edge) + (B's edge), an edge numbered 4·axis + the
+/// signs of its other two coordinates.
+const EDGE_FEATURES: u32 = 100;
+
+/// The best edge axis L = a_i × b_j / |a_i × b_j| of cuboids A and B: its separation s(L),
+/// i, j, and L turned from B towards A.
+#[derive(Clone, Copy, Debug)]
+struct EdgeAxis {
+    separation: f64,
+    a_axis: usize,
+    b_axis: usize,
+    normal: DVec3,
+}
+
+fn best_edge_axis(a: &Cuboid, b: &Cuboid, tie: f64) -> Option<EdgeAxis> {
+    let d = a.centre - b.centre;
+    let mut best: Option<EdgeAxis> = None;
+    for (i, &ai) in a.axes.iter().enumerate() {
+        for (j, &bj) in b.axes.iter().enumerate() {
+            let cross = ai.cross(bj);
+            let length = cross.length();
+            if length < PARALLEL {
+                continue;
+            }
+            let l = cross / length;
+            let along = d.dot(l);
+            let separation = along.abs() - a.reach(l) - b.reach(l);
+            if best.is_none_or(|e| separation > e.separation + tie) {
+                best = Some(EdgeAxis {
+                    separation,
+                    a_axis: i,
+                    b_axis: j,
+                    normal: if along >= 0.0 { l } else { -l },
+                });
+            }
+        }
+    }
+    best
+}
+
+/// The edge of `cuboid` along its axis `axis` that reaches furthest along `towards`: a point
+/// on it (the edge's midpoint), its number (4·axis + the signs of the other two
+/// coordinates, bit set for +).
+fn support_edge(cuboid: &Cuboid, axis: usize, towards: DVec3) -> (DVec3, u32) {
+    let mut point = cuboid.centre;
+    let mut number = 4 * axis as u32;
+    for (bit, k) in (0..3).filter(|&k| k != axis).enumerate() {
+        let outward = cuboid.axes[k].dot(towards) >= 0.0;
+        let sign = if outward { 1.0 } else { -1.0 };
+        point += sign * cuboid.half[k] * cuboid.axes[k];
+        number += u32::from(outward) << bit;
+    }
+    (point, number)
+}
+
+/// The contact of the two edges that the edge axis `crossing` names, the one of A nearest B
+/// and the one of B nearest A, when their lines' closest points lie on both edges (else
+/// None: the edges pass beside each other, and the face axis's corners hold the pair).
+fn edges_crossing(a: &Cuboid, b: &Cuboid, crossing: EdgeAxis) -> Option<ContactGeometry> {
+    let n = crossing.normal;
+    let (a_point, a_edge) = support_edge(a, crossing.a_axis, -n);
+    let (b_point, b_edge) = support_edge(b, crossing.b_axis, n);
+    let edge_b = b.axes[crossing.b_axis];
+    let mut edge_a = a.axes[crossing.a_axis];
+    if edge_a.cross(edge_b).dot(n) < 0.0 {
+        edge_a = -edge_a;
+    }
+    // The closest points p_A = a_point + s e_A, p_B = b_point + t e_B of the two lines:
+    // ∂/∂s and ∂/∂t of |w + s e_A − t e_B|² vanish, w = a_point − b_point.
+    let w = a_point - b_point;
+    let cosine = edge_a.dot(edge_b);
+    let (along_a, along_b) = (edge_a.dot(w), edge_b.dot(w));
+    let sine_squared = 1.0 - cosine * cosine;
+    let s = (cosine * along_b - along_a) / sine_squared;
+    let t = (along_b - cosine * along_a) / sine_squared;
+    if s.abs() > a.half[crossing.a_axis] || t.abs() > b.half[crossing.b_axis] {
+        return None;
+    }
+    let (p_a, p_b) = (a_point + s * edge_a, b_point + t * edge_b);
+    let (arm_a, arm_b) = (p_a - a.centre, p_b - b.centre);
+    Some(ContactGeometry {
+        feature: EDGE_FEATURES + 12 * a_edge + b_edge,
+        gap: n.dot(p_a - p_b),
+        normal: n,
+        arm_a,
+        arm_b,
+        point_b: p_b,
+        kinematics: GapKinematics::EdgeToEdge {
+            arm_a,
+            arm_b,
+            edge_a,
+            edge_b,
+        },
+    })
 }
 
 /// The contacts of cuboids A (centre, orientation, half extents) and B within `margin`, each
@@ -147,9 +273,22 @@ pub fn cuboid_on_cuboid(
                 (s, owner_is_a, k)
             })
         });
-    let Some((reference_is_a, axis)) = reference_axis(separations, TIE * scale, margin) else {
+    let Some((face_separation, reference_is_a, axis)) = best_face_axis(separations, TIE * scale)
+    else {
         return;
     };
+    // Any axis that separates the boxes by more than the margin keeps them that far apart.
+    let crossing = best_edge_axis(&a, &b, TIE * scale);
+    if face_separation > margin || crossing.is_some_and(|c| c.separation > margin) {
+        return;
+    }
+    let preferred = face_separation + EDGE_PREFERENCE * (-face_separation).max(0.0) + TIE * scale;
+    if let Some(crossing) = crossing.filter(|c| c.separation > preferred)
+        && let Some(contact) = edges_crossing(&a, &b, crossing)
+    {
+        out.push((Side::First, contact));
+        return;
+    }
     let (reference, incident, incident_side) = if reference_is_a {
         (a, b, Side::Second)
     } else {
@@ -290,6 +429,60 @@ mod tests {
             assert!(g.gap.abs() < 1e-15, "gap {}", g.gap);
             assert!((g.normal - DVec3::Z).length() < 1e-15);
             assert!((g.point_b.z - 0.2).abs() < 1e-15);
+        }
+    }
+
+    /// Two cubes edge across edge, 2 mm apart: A turned 45° about x (its top an edge along x
+    /// at z = 0.04√2), B turned 45° about y above it (its bottom an edge along y). The face
+    /// axes all overlap (each is tilted 45° from the line between the centres), the edge axis
+    /// x × y = z separates the boxes by 2 mm: one contact, the crossing of the two edges, at
+    /// the origin's vertical, gap 2 mm, normal −z (from B to A).
+    #[test]
+    fn crossed_edges_touch_at_their_crossing() {
+        let turn = std::f64::consts::FRAC_PI_4;
+        let ridge = 0.04 * 2f64.sqrt();
+        let gap = 2e-3;
+        let a = (DVec3::ZERO, DQuat::from_rotation_x(turn), CUBE);
+        let b = (
+            DVec3::new(0.0, 0.0, 2.0 * ridge + gap),
+            DQuat::from_rotation_y(turn),
+            CUBE,
+        );
+        let found = contacts(a, b, 0.01);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (side, g) = found[0];
+        assert_eq!(side, Side::First);
+        assert!((g.gap - gap).abs() < 1e-15, "gap {}", g.gap);
+        assert!((g.normal + DVec3::Z).length() < 1e-15, "{:?}", g.normal);
+        assert!((g.point_b - DVec3::new(0.0, 0.0, ridge + gap)).length() < 1e-15);
+        assert!(matches!(g.kinematics, GapKinematics::EdgeToEdge { .. }));
+        // Swapped, the same contact seen from the other box: normal +z.
+        let swapped = contacts(b, a, 0.01);
+        assert_eq!(swapped.len(), 1, "{swapped:?}");
+        assert!((swapped[0].1.gap - gap).abs() < 1e-15);
+        assert!((swapped[0].1.normal - DVec3::Z).length() < 1e-15);
+    }
+
+    /// A cube turned 45° about x rests on an edge on a larger box's top face: the edge axes
+    /// x × (B's axes) separate the boxes exactly as the face axis z does, and the face wins the
+    /// tie, so the contacts are the edge's two end corners on the face (a single crossing
+    /// point could not hold the cube upright about the edge).
+    #[test]
+    fn an_edge_lying_on_a_face_rests_on_its_two_corners() {
+        let ridge = 0.04 * 2f64.sqrt();
+        let a = (
+            DVec3::new(0.01, 0.02, 0.2 + ridge),
+            DQuat::from_rotation_x(std::f64::consts::FRAC_PI_4),
+            CUBE,
+        );
+        let b = (DVec3::ZERO, DQuat::IDENTITY, DVec3::splat(0.2));
+        let found = contacts(a, b, 0.005);
+        assert_eq!(found.len(), 2, "{found:?}");
+        for (side, g) in &found {
+            assert_eq!(*side, Side::First);
+            assert!(g.gap.abs() < 1e-15, "gap {}", g.gap);
+            assert!((g.normal - DVec3::Z).length() < 1e-15);
+            assert!(matches!(g.kinematics, GapKinematics::PointOnSurface { .. }));
         }
     }
 

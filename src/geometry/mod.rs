@@ -9,12 +9,13 @@
 //! Everything is returned in world axes in 3-D; a planar scene lives in the plane z = 0.
 //!
 //! Pairs, one file each: [`box_plane`] (corners or feet on a half-plane), [`disk_plane`],
-//! [`disk_disk`], [`box_box`] (a foot or a disk against a box's nearest face), [`box_pair`]
+//! [`disk_disk`], [`box_box`] (a foot against a box's nearest face, a disk against its nearest face or corner), [`box_pair`]
 //! (two boxes: the corners of each against the one pair of faces the separating axis test
 //! picks) in the plane; [`sphere_plane`], [`sphere_sphere`], [`cuboid_plane`] (corners or
 //! feet on a plane), [`cuboid_cuboid`] (feet against a cuboid's nearest faces),
-//! [`cuboid_pair`] (two cuboids, as two boxes in the plane) and [`sphere_cuboid`] (a sphere
-//! on a face, corners on a sphere) in space. [`detect_pair`] is the one dispatcher: adding a
+//! [`cuboid_pair`] (two cuboids: as two boxes in the plane, or edge across edge) and
+//! [`sphere_cuboid`] (a sphere against the cuboid's face, edge or corner nearest its centre)
+//! in space. [`detect_pair`] is the one dispatcher: adding a
 //! pair is one file and one arm there.
 
 pub mod beam_pairs;
@@ -176,6 +177,38 @@ pub enum GapKinematics {
         arm_b: DVec3,
         /// p_A − p_B, m.
         separation: DVec3,
+    },
+    /// d = |r_⊥| − const, the distance of a material point p_A = x_A + `arm_a` of A (a
+    /// sphere's centre, the radius in the constant) from a line of B through p_B = x_B +
+    /// `arm_b` along e_B (an edge of a cuboid), fixed in B: r = p_A − p_B with p_B the foot of
+    /// the perpendicular (r·e_B = 0), n = r/|r|. p_B is the material point of B at the foot
+    /// now; the foot slides along the line, which leaves the gap rate the normal relative
+    /// velocity of p_A and p_B, since (r·e_B) = 0.
+    PointToLine {
+        /// p_A − x_A, m.
+        arm_a: DVec3,
+        /// p_B − x_B, m.
+        arm_b: DVec3,
+        /// p_A − p_B, m (perpendicular to the line).
+        separation: DVec3,
+        /// e_B, the line's unit direction (world axes).
+        edge_b: DVec3,
+    },
+    /// d = n · (p_A − p_B) between an edge of A and an edge of B that cross: p_A and p_B the
+    /// closest points of the two edge lines, n = (e_A × e_B)/|e_A × e_B| from B towards A
+    /// (`edge_a` signed so that it is), e_A fixed in A and e_B in B. Neither closest point
+    /// is a material point (each slides along its edge), but the gap rate is still the
+    /// normal relative velocity of the material points there, since ṅ·(p_A − p_B) =
+    /// d ṅ·n = 0.
+    EdgeToEdge {
+        /// p_A − x_A, m.
+        arm_a: DVec3,
+        /// p_B − x_B, m.
+        arm_b: DVec3,
+        /// e_A, the unit direction of A's edge (world axes).
+        edge_a: DVec3,
+        /// e_B, the unit direction of B's edge (world axes).
+        edge_b: DVec3,
     },
     /// A joint's angle equation about the row's axis n, fixed in B: in the plane
     /// g = θ_A − θ_B − φ(t) (n = z), in space a hinge's turn; ġ = n·(ω_A − ω_B) − φ̇ and
@@ -480,6 +513,9 @@ fn detect_directed(a: &Collider, b: &Collider, margin: f64, side: Side, out: &mu
                 sphere_sphere::sphere_on_sphere(*ra, a.position, *rb, b.position, margin),
             ),
             Shape::Sphere { .. } => {}
+            // A cuboid's corners are found by the sphere's test against it (its nearest
+            // feature); a cuboid with feet offers those instead.
+            Shape::Cuboid { .. } if a.feet.is_empty() => {}
             _ => many(
                 out,
                 side,
