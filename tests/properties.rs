@@ -109,6 +109,61 @@ fn spatial_scene() -> impl Strategy<Value = Value> {
         })
 }
 
+/// One to four spheres and cuboids in space over a floor, turned every way and thrown: the
+/// pairs meet at faces, edges and corners (`geometry/cuboid_pair.rs`, `sphere_cuboid.rs`).
+fn spatial_mixed_scene() -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec(
+            (
+                prop::bool::ANY,
+                log_uniform(1e-2, 1e2),
+                (
+                    log_uniform(0.02, 0.3),
+                    log_uniform(0.02, 0.3),
+                    log_uniform(0.02, 0.3),
+                ),
+                (-0.5..0.5f64, -0.5..0.5f64, 0.0..1.0f64),
+                (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+                (-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64),
+                (-20.0..20.0f64, -20.0..20.0f64, -20.0..20.0f64),
+            ),
+            1..5,
+        ),
+        material(),
+        prop::bool::ANY,
+        log_uniform(1e-4, 5e-3),
+    )
+        .prop_map(|(shapes, material, nsga, dt)| {
+            let mut bodies =
+                vec![json!({"name": "floor", "fixed": true, "shape": {"type": "plane"}})];
+            for (k, (is_box, m, size, (x, y, lift), turn, v, w)) in shapes.into_iter().enumerate() {
+                // A turn from four uniform numbers (the identity where they are all near 0).
+                let (a, b, c, d) = turn;
+                let norm = (a * a + b * b + c * c + d * d).sqrt();
+                let orientation = if norm > 1e-3 {
+                    [a / norm, b / norm, c / norm, d / norm]
+                } else {
+                    [1.0, 0.0, 0.0, 0.0]
+                };
+                let (shape, reach) = if is_box {
+                    let half = 0.5 * (size.0 * size.0 + size.1 * size.1 + size.2 * size.2).sqrt();
+                    (
+                        json!({"type": "box", "size": [size.0, size.1, size.2]}),
+                        half,
+                    )
+                } else {
+                    (json!({"type": "sphere", "radius": size.0}), size.0)
+                };
+                bodies.push(json!({"name": format!("b{k}"), "mass": m,
+                    "position": [x, y, reach + lift], "orientation": orientation,
+                    "velocity": [v.0, v.1, v.2], "angular_velocity": [w.0, w.1, w.2],
+                    "shape": shape}));
+            }
+            json!({"spatial_bodies": bodies, "material": material, "contact_margin": 0.05,
+                   "stepper": {"kind": if nsga { "nsga" } else { "moreau-jean" }, "dt": dt}})
+        })
+}
+
 /// Runs up to `steps` steps and checks every outcome; Err only as a value.
 fn check_run(scene: &Value, steps: usize) -> Result<(), TestCaseError> {
     let mut sim = match Simulation::from_json(&scene.to_string()) {
@@ -129,7 +184,7 @@ fn check_run(scene: &Value, steps: usize) -> Result<(), TestCaseError> {
             Ok(_) => {}
             Err(e) => {
                 if std::env::var("PROPERTIES_VERBOSE").is_ok() {
-                    eprintln!("step {k}: {e}");
+                    eprintln!("step {k}: {e}\nSCENE {scene}");
                 }
                 prop_assert_eq!(
                     &sim.system().q,
@@ -183,6 +238,13 @@ proptest! {
 
     #[test]
     fn random_sphere_scenes_stay_finite_and_inside_their_laws(scene in spatial_scene()) {
+        check_run(&scene, 300)?;
+    }
+
+    #[test]
+    fn random_scenes_of_spheres_and_cuboids_stay_finite_and_inside_their_laws(
+        scene in spatial_mixed_scene()
+    ) {
         check_run(&scene, 300)?;
     }
 }
