@@ -168,6 +168,9 @@ struct EdgeAxis {
     normal: DVec3,
 }
 
+/// Of the nine edge axes of A and B (pairs of edge directions that are not parallel), the
+/// one that separates them most, a later one replacing the best only if larger by `tie`;
+/// None when every pair is parallel (or a pose is NaN).
 fn best_edge_axis(a: &Cuboid, b: &Cuboid, tie: f64) -> Option<EdgeAxis> {
     let d = a.centre - b.centre;
     let mut best: Option<EdgeAxis> = None;
@@ -253,7 +256,9 @@ fn edges_crossing(a: &Cuboid, b: &Cuboid, crossing: EdgeAxis) -> Option<ContactG
 /// The contacts of cuboids A (centre, orientation, half extents) and B within `margin`, each
 /// appended to `out` with the side whose corner it is (the point body A of the contact).
 /// Feature = 6·corner + face (+ [`super::SECOND_SIDE_FEATURES`] on the second side), the
-/// corner numbered as [`super::cuboid_corners`] lists them, the face on the other box.
+/// corner numbered as [`super::cuboid_corners`] lists them, the face on the other box; or,
+/// edge across edge, the one contact 100 + 12·(A's edge) + (B's edge), of the
+/// first side.
 pub fn cuboid_on_cuboid(
     (a_centre, a_orientation, a_half): (DVec3, DQuat, DVec3),
     (b_centre, b_orientation, b_half): (DVec3, DQuat, DVec3),

@@ -187,7 +187,14 @@ pub fn backward_euler_spin(inertia: DMat3, omega: DVec3, angular: DVec3, h: f64)
             break;
         }
     }
-    w - omega
+    let change = w - omega;
+    if change.is_finite() {
+        change
+    } else {
+        // A singular Newton matrix (h ω far beyond a radian): the explicit change, whose
+        // growth the step's checks report as a divergence.
+        h * (inertia.inverse() * angular)
+    }
 }
 
 #[cfg(test)]
