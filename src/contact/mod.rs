@@ -179,6 +179,14 @@ impl Contact {
         let (va, wa) = system.bodies[self.body_a].twist3(v);
         let (vb, wb) = system.bodies[self.body_b].twist3(v);
         let n = self.normal;
+        // For two material points p_A = x_A + r_A, p_B = x_B + r_B: their relative velocity ṙ
+        // and the centripetal part n·(ω_A × (ω_A × r_A) − ω_B × (ω_B × r_B)) of n·r̈.
+        let points = |arm_a: DVec3, arm_b: DVec3| {
+            (
+                va + wa.cross(arm_a) - vb - wb.cross(arm_b),
+                n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b))),
+            )
+        };
         match self.kinematics {
             GapKinematics::PointOnSurface { arm, lever } => {
                 let lever_rate = va + wa.cross(arm) - vb;
@@ -191,10 +199,9 @@ impl Contact {
                 arm_b,
                 separation,
             } => {
-                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
+                let (rate, centripetal) = points(arm_a, arm_b);
                 let along = n.dot(rate);
-                (rate.length_squared() - along * along) / separation.length()
-                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
+                (rate.length_squared() - along * along) / separation.length() + centripetal
             }
             GapKinematics::PointToLine {
                 arm_a,
@@ -202,14 +209,14 @@ impl Contact {
                 separation,
                 edge_b,
             } => {
-                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
+                let (rate, centripetal) = points(arm_a, arm_b);
                 let distance = separation.length();
                 let (along, normal_rate) = (rate.dot(edge_b), n.dot(wb.cross(edge_b)));
                 let across = n.dot(rate);
                 (rate.length_squared() - across * across - along * along) / distance
                     - 2.0 * along * normal_rate
                     - distance * normal_rate * normal_rate
-                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
+                    + centripetal
             }
             GapKinematics::EdgeToEdge {
                 arm_a,
@@ -217,13 +224,11 @@ impl Contact {
                 edge_a,
                 edge_b,
             } => {
-                let rate = va + wa.cross(arm_a) - vb - wb.cross(arm_b);
+                let (rate, centripetal) = points(arm_a, arm_b);
                 let cross = edge_a.cross(edge_b);
                 let cross_rate = wa.cross(edge_a).cross(edge_b) + edge_a.cross(wb.cross(edge_b));
                 let normal_rate = (cross_rate - n * n.dot(cross_rate)) / cross.length();
-                -self.gap * normal_rate.length_squared()
-                    + 2.0 * normal_rate.dot(rate)
-                    + n.dot(wa.cross(wa.cross(arm_a)) - wb.cross(wb.cross(arm_b)))
+                -self.gap * normal_rate.length_squared() + 2.0 * normal_rate.dot(rate) + centripetal
             }
             GapKinematics::Rotation => wb.cross(n).dot(wa - wb),
             GapKinematics::AxisPair { u, w } => {

@@ -130,8 +130,6 @@ impl BodyModel for SpatialRigid {
     ) -> bool {
         let (_, w) = self.twist(v);
         let inertia = self.world_inertia(q);
-        let skew =
-            |a: DVec3| DMat3::from_cols_array(&[0.0, a.z, -a.y, -a.z, 0.0, a.x, a.y, -a.x, 0.0]);
         let (sw, siw) = (skew(w), skew(inertia * w));
         let dq = sw * siw - sw * inertia * sw;
         let dv = siw - sw * inertia;
@@ -162,6 +160,11 @@ impl BodyModel for SpatialRigid {
     }
 }
 
+/// \[a\]×, the matrix of a × (·).
+fn skew(a: DVec3) -> DMat3 {
+    DMat3::from_cols_array(&[0.0, a.z, -a.y, -a.z, 0.0, a.x, a.y, -a.x, 0.0])
+}
+
 /// The angular velocity change h ω̇ of a free rigid body over a step of `h` by backward Euler
 /// in its spin: ω₁ = ω₀ + Δ solves I_w (ω₁ − ω₀) = h τ − h ω₁ × I_w ω₁, where `angular`
 /// = τ − ω₀ × I_w ω₀ is the torque with the gyroscopic term at ω₀ (what
@@ -173,7 +176,6 @@ impl BodyModel for SpatialRigid {
 /// I_w + h (\[ω\]× I_w − \[I_w ω\]×), from ω₀: its first step is Catto's one-step gyroscopic
 /// update; a few more solve the equation to rounding.
 pub fn backward_euler_spin(inertia: DMat3, omega: DVec3, angular: DVec3, h: f64) -> DVec3 {
-    let skew = |a: DVec3| DMat3::from_cols_array(&[0.0, a.z, -a.y, -a.z, 0.0, a.x, a.y, -a.x, 0.0]);
     // h τ, from `angular` = τ − ω₀ × I_w ω₀.
     let impulse = h * (angular + omega.cross(inertia * omega));
     let mut w = omega;
