@@ -778,7 +778,8 @@ impl Simulation {
     }
 
     /// The method that produced the last step's contact forces: `none`, `lemke`, `pgs`,
-    /// `newton`, `lemke-fallback`, `polyhedral` or `failed`.
+    /// `newton`, `proximal`, `nsgs`, `sparse-nsgs`, `normal-only-correction`,
+    /// `lemke-fallback`, `polyhedral` or `failed`.
     #[wasm_bindgen(getter)]
     pub fn solver(&self) -> String {
         self.inner.last_report().solver.label().to_string()

@@ -165,6 +165,8 @@ pub enum StepSolver {
     Pgs,
     /// Semismooth Newton (the augmented-Lagrangian laws, or the implicit penalty's loaded set).
     Newton,
+    /// Newton stalled; proximal-point rounds (Newton on W + ηI) solved the laws.
+    Proximal,
     /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves.
     Nsgs,
     /// A large island: block Gauss–Seidel on the block-sparse problem (W never formed).
@@ -188,6 +190,7 @@ impl StepSolver {
             Self::Lemke => "lemke",
             Self::Pgs => "pgs",
             Self::Newton => "newton",
+            Self::Proximal => "proximal",
             Self::Nsgs => "nsgs",
             Self::SparseNsgs => "sparse-nsgs",
             Self::NormalOnlyCorrection => "normal-only-correction",
@@ -211,6 +214,7 @@ impl StepSolver {
             crate::laws::LawMethod::Lemke => Self::Lemke,
             crate::laws::LawMethod::Pgs => Self::Pgs,
             crate::laws::LawMethod::Newton => Self::Newton,
+            crate::laws::LawMethod::Proximal => Self::Proximal,
             crate::laws::LawMethod::Nsgs => Self::Nsgs,
             crate::laws::LawMethod::SparseNsgs => Self::SparseNsgs,
             crate::laws::LawMethod::LemkeFallback => Self::LemkeFallback,

@@ -38,6 +38,7 @@ pub mod nsgs;
 mod packed_rows;
 pub mod polyhedral;
 pub mod projection;
+mod proximal;
 mod round_contact;
 pub mod solve_log;
 pub mod sparse;
@@ -156,6 +157,8 @@ pub enum LawMethod {
     /// Semismooth Newton from the warm start converged.
     #[default]
     Newton,
+    /// Newton stalled; proximal-point rounds (Newton on W + ηI) solved the laws.
+    Proximal,
     /// Newton stalled; block Gauss–Seidel with exact contact-by-contact solves converged.
     Nsgs,
     /// A large island: block Gauss–Seidel on the block-sparse problem (W never formed).
@@ -173,12 +176,14 @@ pub enum LawMethod {
 }
 
 impl LawMethod {
-    /// The label used in traces (`newton`, `lemke-fallback`, `polyhedral`, `failed`).
+    /// The label used in traces (`newton`, `proximal`, `lemke-fallback`, `polyhedral`,
+    /// `failed`, …).
     pub fn label(self) -> &'static str {
         match self {
             Self::Lemke => "lemke",
             Self::Pgs => "pgs",
             Self::Newton => "newton",
+            Self::Proximal => "proximal",
             Self::Nsgs => "nsgs",
             Self::SparseNsgs => "sparse-nsgs",
             Self::LemkeFallback => "lemke-fallback",
@@ -455,8 +460,9 @@ fn residual(
 }
 
 /// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
-/// if it stalls, block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that
-/// stalls too, the polyhedral LCP by Lemke polished by Newton. With normal rows alone (a
+/// if it stalls, proximal-point rounds, Newton on W + ηI ([`proximal`]); if they stall,
+/// block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that stalls too,
+/// the polyhedral LCP by Lemke polished by Newton. With normal rows alone (a
 /// position level's correction) the polyhedral LCP *is* the problem, and Lemke comes before
 /// the sweeps: it finds in a few dozen pivots what block Gauss–Seidel approaches linearly
 /// (a pile of boxes' redundant corners took it thousands of sweeps, where Lemke took about
@@ -474,6 +480,7 @@ pub fn solve(
 ) -> LawSolution {
     nsgs::reserve(u_free.len(), blocks.len());
     polyhedral::reserve(u_free.len(), blocks);
+    proximal::reserve(u_free.len());
     let first = newton(w, u_free, blocks, guess, options);
     if first.converged {
         return inside_laws(first, w, u_free, blocks);
@@ -491,16 +498,29 @@ pub fn solve(
             found => by_lemke = Some(found),
         }
     }
-    // One contact is its own block: block Gauss–Seidel would repeat Newton's local solve.
-    let sweeps = if blocks.len() > 1 {
-        let mut sweeps = nsgs::solve_from(w, u_free, blocks, Some(&first.lambda), true, options);
-        sweeps.iterations += first.iterations;
+    // One contact is its own block: the rounds and the sweeps would repeat Newton's local
+    // solve. Otherwise proximal-point rounds from the warm start (redundant contacts make W
+    // singular, which stalls Newton but not Newton on W + ηI, `proximal.rs`), then block
+    // Gauss–Seidel from the better of Newton's and the rounds' answers.
+    let (rounds, sweeps) = if blocks.len() > 1 {
+        let mut rounds = proximal::solve(w, u_free, blocks, guess, options);
+        rounds.iterations += first.iterations;
+        if rounds.converged {
+            return inside_laws(rounds, w, u_free, blocks);
+        }
+        let from = if rounds.residual < first.residual {
+            &rounds.lambda
+        } else {
+            &first.lambda
+        };
+        let mut sweeps = nsgs::solve_from(w, u_free, blocks, Some(from), true, options);
+        sweeps.iterations += rounds.iterations;
         if sweeps.converged {
             return inside_laws(sweeps, w, u_free, blocks);
         }
-        Some(sweeps)
+        (Some(rounds), Some(sweeps))
     } else {
-        None
+        (None, None)
     };
     let polygon = match by_lemke {
         Some(found) => found,
@@ -515,7 +535,7 @@ pub fn solve(
     // of relative residual 1, and threw a box out at 10 km/s).
     let mut best = first;
     best.method = LawMethod::Failed;
-    for candidate in sweeps.into_iter().chain(polygon) {
+    for candidate in rounds.into_iter().chain(sweeps).chain(polygon) {
         if candidate.residual < best.residual {
             best = candidate;
         }
