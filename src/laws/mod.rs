@@ -470,7 +470,7 @@ fn residual(
 }
 
 /// Solves the laws for λ given u = u_free + W λ, starting from `guess`: semismooth Newton;
-/// if it stalls, proximal-point rounds, Newton on W + ηI ([`proximal`]); if they stall,
+/// if it stalls, proximal-point rounds, Newton on W + ηI (`proximal.rs`); if they stall,
 /// block Gauss–Seidel with exact contact-by-contact solves ([`nsgs`]); if that stalls too,
 /// the polyhedral LCP by Lemke polished by Newton. With normal rows alone (a
 /// position level's correction) the polyhedral LCP *is* the problem, and Lemke comes before
