@@ -511,10 +511,9 @@ pub fn solve(
     // One contact is its own block: the rounds and the sweeps would repeat Newton's local
     // solve. Otherwise proximal-point rounds from the warm start (redundant contacts make W
     // singular, which stalls Newton but not Newton on W + ηI, `proximal.rs`), then block
-    // Gauss–Seidel from Newton's answer. (Started from the rounds' answer where that had the
-    // smaller residual, the sweeps converged on 3 more of 199 problems of a pile of cubes,
-    // and took the piles of spheres, where the rounds rarely run and rarely converge, onto
-    // other trajectories: the sweeps from Newton's answer keep them on theirs.)
+    // Gauss–Seidel from Newton's answer, as before the rounds. (Started from the rounds'
+    // answer where that had the smaller residual, the sweeps solved 3 more of 199 recorded
+    // problems of a pile of cubes; docs/benchmarks.md, fortieth sitting.)
     let (rounds, sweeps) = if blocks.len() > 1 {
         let mut rounds = proximal::solve(w, u_free, blocks, guess, options);
         rounds.iterations += first.iterations;

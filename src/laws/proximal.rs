@@ -24,9 +24,10 @@
 //! problem; the rounds stop when it is solved to the tolerance, or after [`MAX_ROUNDS`].
 //!
 //! η = [`ETA_RATIO`] · max Wᵢᵢ: measured on 199 recorded problems of that pile where Newton
-//! stalled, 1e-3 solved 161 within 30 rounds, 1e-2 154, 1e-4 fewer and slower (its
-//! problems nearly as singular as W's); Newton and the sweeps after it had solved 141, in
-//! about three times the time.
+//! stalled, 1e-3 solved 161 within 30 rounds (in 65 ms), 1e-2 154; 1e-4 solved fewer than
+//! 1e-3 even with 200 rounds, and slower (its problems nearly as singular as W's). The
+//! sweeps and Lemke's polygon, the fallbacks before the rounds, had solved 141 of them in
+//! 1.1 s.
 
 use nalgebra::{DMatrix, DVector};
 
