@@ -3,7 +3,7 @@
 
 use contactlab::contact::{Delassus, JacobianRow};
 use contactlab::laws::{
-    LawBlock, LawSolver, NewtonOptions, nsgs, polyhedral, solve, solve_with, sparse,
+    LawBlock, LawSolver, NewtonOptions, Rank, nsgs, polyhedral, solve, solve_with, sparse,
 };
 use contactlab::model::BlockDiagonalMass;
 use nalgebra::{DMatrix, DVector};
@@ -168,6 +168,7 @@ fn bilateral_rows_hold_u_at_zero_with_multipliers_of_either_sign_in_every_solver
             joint,
             None,
             &options,
+            Rank::Unknown,
         );
         let gs = nsgs::solve(&w3, &u3, joint, None, &options);
         // Newton and Lemke must solve it; the Gauss–Seidel sweeps converge slowly when W is

@@ -100,6 +100,7 @@ impl Delassus {
                 next,
                 rows_at,
                 done_for,
+                ..
             } = work;
             crate::linalg::buffers::zeroed(scattered, self.dofs);
             self.rows_at_each_index(start, next, rows_at);
@@ -127,6 +128,34 @@ impl Delassus {
                 }
             }
         });
+    }
+
+    /// The degrees of freedom the rows act on: the generalized-velocity indices where a
+    /// column of M⁻¹ Gᵀ has an entry. W = G M⁻¹ Gᵀ has rank at most this, so more rows than
+    /// it make W singular for certain (a box resting on four corners: twelve rows, six
+    /// degrees of freedom). O(entries), allocating nothing once its marks have grown.
+    pub fn coupled_dofs(&self) -> usize {
+        crate::linalg::buffers::with_scratch(&DENSE_WORK, |work| {
+            let seen = &mut work.seen;
+            if seen.len() < self.dofs {
+                seen.resize(self.dofs, false);
+            }
+            let mut count = 0;
+            for column in &self.inverse_mass_rows {
+                for &(k, _) in &column.entries {
+                    if !seen[k] {
+                        seen[k] = true;
+                        count += 1;
+                    }
+                }
+            }
+            for column in &self.inverse_mass_rows {
+                for &(k, _) in &column.entries {
+                    seen[k] = false;
+                }
+            }
+            count
+        })
     }
 
     /// Into (start, rows_at): the rows with an entry at generalized-velocity index k are
@@ -170,6 +199,8 @@ struct DenseWork {
     rows_at: Vec<usize>,
     /// The column each row was last computed for.
     done_for: Vec<usize>,
+    /// Which generalized-velocity indices [`Delassus::coupled_dofs`] has counted.
+    seen: Vec<bool>,
 }
 
 thread_local! {
@@ -247,5 +278,41 @@ mod tests {
         // A beam's consistent mass makes M⁻¹Jᵀ wider than J (every node of the rod): the
         // rows of the joints at its ends then share indices that J alone does not show.
         check_scattered_w("flexible-slider-crank", &[], 0.0);
+    }
+
+    /// The degrees of freedom the rows of one body resting on a floor act on: a cube on its
+    /// four corners, each a normal and two tangents, acts on all six (twelve rows: W is
+    /// singular); a sphere's normal passes through its centre and its tangents turn it about
+    /// the two horizontal axes only, so its three rows act on five (its spin about the
+    /// normal is untouched).
+    #[test]
+    fn coupled_dofs_count_what_the_rows_move() {
+        let body = |shape: &str, z: f64| {
+            format!(
+                r#"{{"gravity": [0, 0, -9.81], "material": {{"friction": 1}},
+                    "spatial_bodies": [
+                        {{"name": "floor", "fixed": true, "shape": {{"type": "plane"}}}},
+                        {{"name": "b", "mass": 1, "position": [0, 0, {z}], "shape": {shape}}}],
+                    "stepper": {{"kind": "nsga", "dt": 0.004}}}}"#
+            )
+        };
+        for (shape, z, rows, dofs) in [
+            (r#"{"type": "box", "size": [0.1, 0.1, 0.1]}"#, 0.05, 12, 6),
+            (r#"{"type": "sphere", "radius": 0.05}"#, 0.05, 3, 5),
+        ] {
+            let sim = crate::Simulation::from_json(&body(shape, z)).unwrap();
+            let system = sim.system();
+            let contacts = detect_contacts(system, &system.q, 1e-3);
+            let all: Vec<JacobianRow> = contacts
+                .iter()
+                .flat_map(|c| std::iter::once(&c.normal_row).chain(&c.tangent_rows))
+                .cloned()
+                .collect();
+            let delassus = Delassus::new(system.mass(), all);
+            assert_eq!(delassus.rows().len(), rows, "{shape}: rows");
+            assert_eq!(delassus.coupled_dofs(), dofs, "{shape}: degrees of freedom");
+            // Counted twice in a row: the marks are cleared after each count.
+            assert_eq!(delassus.coupled_dofs(), dofs, "{shape}: counted again");
+        }
     }
 }

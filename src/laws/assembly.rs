@@ -46,6 +46,17 @@ impl Assembled {
         self.delassus.rows().len()
     }
 
+    /// What the rows say of W's rank: [`super::Rank::Deficient`] when there is more than one
+    /// contact and more rows than the degrees of freedom they act on (one contact's rows are
+    /// solved by Newton alone, so they are not counted).
+    pub fn rank(&self) -> super::Rank {
+        if self.blocks.len() > 1 && self.rows() > self.delassus.coupled_dofs() {
+            super::Rank::Deficient
+        } else {
+            super::Rank::Unknown
+        }
+    }
+
     /// Solves the laws on u = u_free + W λ from `guess`: densely with `solver` on a small
     /// island, by block-sparse Gauss–Seidel with Newton–Krylov rounds on a large one
     /// (whatever `solver` says). The answer lies in the laws' admissible sets either way, and
@@ -105,7 +116,7 @@ impl Assembled {
         } else {
             crate::linalg::buffers::with_scratch(&DENSE_W, |w| {
                 self.delassus.dense_into(w);
-                super::solve_with(solver, w, u_free, &self.blocks, guess, options)
+                super::solve_with(solver, w, u_free, &self.blocks, guess, options, self.rank())
             })
         }
     }

@@ -48,6 +48,7 @@ impl SparseProblem {
             &self.problem.blocks,
             self.guess.as_ref(),
             &self.options,
+            self.problem.rank(),
         );
         let judge = NewtonOptions {
             max_sweeps: 0,

@@ -488,10 +488,51 @@ pub fn solve(
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
 ) -> LawSolution {
+    solve_knowing(w, u_free, blocks, guess, options, Rank::Unknown)
+}
+
+/// What the caller knows of W's rank before a dense solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rank {
+    /// Nothing: W may be regular or singular.
+    Unknown,
+    /// More rows than the degrees of freedom they act on
+    /// ([`crate::contact::Delassus::coupled_dofs`]): W is singular for certain, as for a
+    /// box resting on four corners (twelve rows, six degrees of freedom).
+    Deficient,
+}
+
+/// [`solve`], told what is known of W's rank. Where W is certainly singular
+/// ([`Rank::Deficient`]) and there is more than one contact, the proximal-point rounds come
+/// first, from the warm start, and Newton on W only when they stall: Newton's stick Jacobian
+/// r W is as singular as W, and a tower of boxes stalled it on nearly every step before the
+/// rounds solved it (226 of 240 steps of a standing tower under Moreau–Jean). The rounds
+/// stall in turn where a singular problem wants Newton's least-squares direction (a sphere
+/// held by joints whose rows are redundant with its contact), and Newton then solves it as
+/// before. The rest of the chain is [`solve`]'s, without running the rounds twice.
+pub fn solve_knowing(
+    w: &DMatrix<f64>,
+    u_free: &DVector<f64>,
+    blocks: &[LawBlock],
+    guess: Option<&DVector<f64>>,
+    options: &NewtonOptions,
+    rank: Rank,
+) -> LawSolution {
     nsgs::reserve(u_free.len(), blocks.len());
     polyhedral::reserve(u_free.len(), blocks);
     proximal::reserve(u_free.len());
-    let first = newton(w, u_free, blocks, guess, options);
+    let early_rounds = if rank == Rank::Deficient && blocks.len() > 1 {
+        let rounds = proximal::solve(w, u_free, blocks, guess, options);
+        if rounds.converged {
+            return inside_laws(rounds, w, u_free, blocks);
+        }
+        Some(rounds)
+    } else {
+        None
+    };
+    let spent_on_rounds = early_rounds.as_ref().map_or(0, |r| r.iterations);
+    let mut first = newton(w, u_free, blocks, guess, options);
+    first.iterations += spent_on_rounds;
     if first.converged {
         return inside_laws(first, w, u_free, blocks);
     }
@@ -515,8 +556,11 @@ pub fn solve(
     // answer where that had the smaller residual, the sweeps solved 3 more of 199 recorded
     // problems of a pile of cubes; docs/benchmarks.md, fortieth sitting.)
     let (rounds, sweeps) = if blocks.len() > 1 {
-        let mut rounds = proximal::solve(w, u_free, blocks, guess, options);
-        rounds.iterations += first.iterations;
+        let mut rounds = match early_rounds {
+            Some(rounds) => rounds,
+            None => proximal::solve(w, u_free, blocks, guess, options),
+        };
+        rounds.iterations = first.iterations + rounds.iterations - spent_on_rounds;
         if rounds.converged {
             return inside_laws(rounds, w, u_free, blocks);
         }
@@ -623,12 +667,13 @@ pub fn solve_with(
     blocks: &[LawBlock],
     guess: Option<&DVector<f64>>,
     options: &NewtonOptions,
+    rank: Rank,
 ) -> LawSolution {
     if !all_laws_one_dimensional(blocks) {
-        return solve(w, u_free, blocks, guess, options);
+        return solve_knowing(w, u_free, blocks, guess, options, rank);
     }
     let solution = match solver {
-        LawSolver::Newton => solve(w, u_free, blocks, guess, options),
+        LawSolver::Newton => solve_knowing(w, u_free, blocks, guess, options, rank),
         LawSolver::Lemke => match polyhedral::solve(w, u_free, blocks) {
             Some(poly) if poly.exact => {
                 let mut out = assess(w, u_free, blocks, &poly.lambda, options);
@@ -638,9 +683,9 @@ pub fn solve_with(
                 out
             }
             // Rounding spoiled Lemke's answer (a degenerate problem): Newton from it decides.
-            Some(poly) => solve(w, u_free, blocks, Some(&poly.lambda), options),
+            Some(poly) => solve_knowing(w, u_free, blocks, Some(&poly.lambda), options, rank),
             // Lemke found no answer: Newton with its own fallback.
-            None => solve(w, u_free, blocks, guess, options),
+            None => solve_knowing(w, u_free, blocks, guess, options, rank),
         },
         LawSolver::Pgs(pgs) => solve_pgs(w, u_free, blocks, &pgs, options),
     };

@@ -24,6 +24,9 @@
 //! only what the velocities determine is solved for. Each round is judged on the original
 //! problem; the rounds stop when it is solved to the tolerance, or after [`MAX_ROUNDS`].
 //!
+//! They run after a stalled Newton, or before Newton where the caller knows W is singular
+//! (more rows than the degrees of freedom they act on, [`super::Rank::Deficient`]).
+//!
 //! η = [`ETA_RATIO`] · max Wᵢᵢ: measured on 199 recorded problems of that pile where Newton
 //! stalled, 1e-3 solved 161 within 30 rounds (in 65 ms), 1e-2 154; 1e-4 solved fewer than
 //! 1e-3 even with 200 rounds, and slower (its problems nearly as singular as W's). The
