@@ -409,6 +409,8 @@ struct DetectWork {
     /// The broad phase's pairs kept between calls (a settled pile keeps its neighbours),
     /// a list for each of a few scenes stepped in turn.
     kept: crate::geometry::kept_pairs::KeptPairLists,
+    /// One pair's contacts, kept so that a pair of several (a box's corners) reuses its room.
+    found: PairContacts,
 }
 
 thread_local! {
@@ -463,12 +465,12 @@ pub fn detect_contacts_at(system: &System, q: &DVector<f64>, t: f64, margin: f64
         // Room for a contact a pair (more only where a pair has several), counted from the
         // contacts found so far, not from the kept ones.
         out.reserve((found_count + work.pairs.len()).saturating_sub(out.len()));
-        let mut found = PairContacts::new();
+        let found = &mut work.found;
         for &(i, j) in &work.pairs {
             if system.jointed(i, j) {
                 continue;
             }
-            detect_pair(&colliders[i], &colliders[j], margin, &mut found);
+            detect_pair(&colliders[i], &colliders[j], margin, found);
             for (side, g) in found.drain(..) {
                 let (a, b) = match side {
                     Side::First => (i, j),

@@ -2,7 +2,7 @@
 
 use glam::DVec2;
 
-use super::{ContactGeometry, GapKinematics};
+use super::{ContactGeometry, FoundContacts, GapKinematics};
 use crate::model::Pose;
 
 /// The face of box B that a point in B's frame is nearest to leaving through: (outward
@@ -30,7 +30,7 @@ pub fn points_on_box(
     b: Pose,
     half_extents: DVec2,
     margin: f64,
-) -> Vec<ContactGeometry> {
+) -> FoundContacts {
     points
         .iter()
         .enumerate()

@@ -2,7 +2,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::{ContactGeometry, GapKinematics};
+use super::{ContactGeometry, FoundContacts, GapKinematics};
 
 /// The face of a cuboid (half extents `h`) that a point `p` in its frame is nearest to leaving
 /// through: (face number, outward normal in the cuboid's frame, signed distance). The face is
@@ -36,7 +36,7 @@ pub fn points_on_cuboid(
     (b, b_orientation): (DVec3, DQuat),
     h: DVec3,
     margin: f64,
-) -> Vec<ContactGeometry> {
+) -> FoundContacts {
     let to_local = b_orientation.inverse();
     points
         .iter()

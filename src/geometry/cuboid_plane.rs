@@ -2,7 +2,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::{ContactGeometry, GapKinematics};
+use super::{ContactGeometry, FoundContacts, GapKinematics};
 
 /// Contacts of the body-fixed `points` of a body at (`position`, `orientation`) with the plane
 /// of a body at (`plane`, `plane_orientation`).
@@ -14,7 +14,7 @@ pub fn points_on_plane(
     points: &[DVec3],
     (plane, plane_orientation): (DVec3, DQuat),
     margin: f64,
-) -> Vec<ContactGeometry> {
+) -> FoundContacts {
     let n = plane_orientation * DVec3::Z;
     points
         .iter()

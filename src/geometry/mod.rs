@@ -307,25 +307,28 @@ pub struct Collider<'a> {
 
 impl Collider<'_> {
     /// Body-fixed point features in the plane: the feet if given, else a box's four corners.
-    pub(crate) fn point_features(&self) -> Vec<DVec2> {
+    /// (Kept on the stack for a box's corners or up to eight feet: detection runs every
+    /// step and allocates nothing for them.)
+    pub(crate) fn point_features(&self) -> SmallVec<[DVec2; 8]> {
         if !self.feet.is_empty() {
             return self.feet.iter().map(|p| p.truncate()).collect();
         }
         match self.shape {
-            Shape::Box { half_extents } => box_corners(*half_extents).to_vec(),
-            _ => vec![],
+            Shape::Box { half_extents } => SmallVec::from_slice(&box_corners(*half_extents)),
+            _ => SmallVec::new(),
         }
     }
 
     /// Body-fixed point features in space: the feet if given, else a cuboid's eight corners
     /// (x varying fastest, then y, then z).
-    pub(crate) fn point_features3(&self) -> Vec<DVec3> {
+    /// (On the stack, as [`Self::point_features`].)
+    pub(crate) fn point_features3(&self) -> SmallVec<[DVec3; 8]> {
         if !self.feet.is_empty() {
-            return self.feet.to_vec();
+            return SmallVec::from_slice(self.feet);
         }
         match self.shape {
-            Shape::Cuboid { half_extents } => cuboid_corners(*half_extents).to_vec(),
-            _ => vec![],
+            Shape::Cuboid { half_extents } => SmallVec::from_buf(cuboid_corners(*half_extents)),
+            _ => SmallVec::new(),
         }
     }
 }
@@ -392,6 +395,10 @@ impl Side {
 /// What [`detect_pair`] finds for one pair: a pair of round bodies at most one contact,
 /// inline; a box up to its corners (on the heap).
 pub type PairContacts = SmallVec<[(Side, ContactGeometry); 1]>;
+
+/// The contacts of one pair's point features (a box's corners, its feet), on the stack up to
+/// eight: detection runs every step and allocates nothing for them.
+pub type FoundContacts = SmallVec<[ContactGeometry; 8]>;
 
 /// Every candidate contact of the pair with gap ≤ `margin`, tagged with which side is A,
 /// appended to `out` (cleared first).
@@ -571,7 +578,7 @@ fn one(out: &mut PairContacts, side: Side, found: Option<ContactGeometry>) {
 }
 
 /// Appends the contacts of a test that finds several (a box's corners, a beam's nodes).
-fn many(out: &mut PairContacts, side: Side, found: Vec<ContactGeometry>) {
+fn many(out: &mut PairContacts, side: Side, found: impl IntoIterator<Item = ContactGeometry>) {
     out.extend(found.into_iter().map(|g| (side, g)));
 }
 

@@ -14,7 +14,7 @@
 use glam::{DQuat, DVec3};
 
 use super::cuboid_cuboid::nearest_face;
-use super::{ContactGeometry, GapKinematics};
+use super::{ContactGeometry, FoundContacts, GapKinematics};
 
 /// Feature numbers of a sphere against a cuboid: the faces 0–5 (+x, −x, +y, −y, +z, −z), the
 /// edges from here (`EDGES` + 4·axis + the signs of the other two coordinates, bit set for +),
@@ -142,7 +142,7 @@ pub fn points_on_sphere(
     radius: f64,
     centre: DVec3,
     margin: f64,
-) -> Vec<ContactGeometry> {
+) -> FoundContacts {
     points
         .iter()
         .enumerate()

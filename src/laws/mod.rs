@@ -816,6 +816,55 @@ pub(crate) fn solve_local(
     out
 }
 
+/// [`solve_local`] for a block given as slices: `own` its W_cc row-major (len × len),
+/// `free` its local free quantities, `current` its λ_c; writes the new λ_c into `out` and
+/// returns the iterations. Block Gauss–Seidel calls this for every contact that is not
+/// round, every sweep (a pile of boxes, thousands of times a step), so the small matrices
+/// are kept on this thread rather than allocated each time.
+pub(crate) fn solve_local_block(
+    block: &LawBlock,
+    own: &[f64],
+    free: &[f64],
+    current: &[f64],
+    options: &NewtonOptions,
+    out: &mut [f64],
+) -> usize {
+    crate::linalg::buffers::with_scratch(&LOCAL_BLOCK, |work| {
+        let len = free.len();
+        let LocalBlockWork { w, free: f, guess } = work;
+        crate::linalg::buffers::sized_matrix(w, len, len);
+        crate::linalg::buffers::sized_vector(f, len);
+        crate::linalg::buffers::sized_vector(guess, len);
+        for i in 0..len {
+            for j in 0..len {
+                w[(i, j)] = own[i * len + j];
+            }
+            f[i] = free[i];
+            guess[i] = current[i];
+        }
+        let local = LawBlock {
+            offset: 0,
+            ..*block
+        };
+        let solution = solve_local(w, f, &local, guess, options);
+        out.copy_from_slice(solution.lambda.as_slice());
+        solution.iterations
+    })
+}
+
+/// The small matrices of [`solve_local_block`].
+#[derive(Default)]
+struct LocalBlockWork {
+    w: DMatrix<f64>,
+    free: DVector<f64>,
+    guess: DVector<f64>,
+}
+
+thread_local! {
+    static LOCAL_BLOCK: crate::linalg::buffers::ScratchPool<LocalBlockWork> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The buffers of one semismooth Newton solve, kept between solves (see [`newton`]).
 #[derive(Debug)]
 struct NewtonScratch {

@@ -147,14 +147,14 @@ fn solve_in(
                     iterations += 1;
                 }
                 None => {
-                    let own = DMatrix::from_row_slice(len, len, &own[..len * len]);
-                    let current = DVector::from_fn(len, |k, _| lambda[b.offset + k]);
-                    let local_free = DVector::from_column_slice(&free[..len]);
-                    let local_block = LawBlock { offset: 0, ..*b };
-                    let local =
-                        super::solve_local(&own, &local_free, &local_block, &current, options);
-                    iterations += local.iterations;
-                    next[..len].copy_from_slice(local.lambda.as_slice());
+                    iterations += super::solve_local_block(
+                        b,
+                        &own[..len * len],
+                        &free[..len],
+                        &lambda.as_slice()[range.clone()],
+                        options,
+                        &mut next[..len],
+                    );
                 }
             }
             for (k, row) in range.enumerate() {

@@ -40,7 +40,7 @@
 //! update, and the whole problem's residual is then evaluated as after a sweep. The sweeps
 //! and rounds go on from there when it is still above the tolerance.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 use super::newton_krylov::{KrylovOptions, KrylovWorkspace};
 use super::packed_rows::{PackedRows, Rows};
@@ -348,13 +348,7 @@ fn solve_block(
         round.solve(b, free, out);
         return 1;
     }
-    let w = DMatrix::from_row_slice(len, len, &local.w[..len * len]);
-    let local_free = DVector::from_column_slice(free);
-    let guess = DVector::from_column_slice(current);
-    let block = LawBlock { offset: 0, ..*b };
-    let solution = super::solve_local(&w, &local_free, &block, &guess, options);
-    out.copy_from_slice(solution.lambda.as_slice());
-    solution.iterations
+    super::solve_local_block(b, &local.w[..len * len], free, current, options, out)
 }
 
 /// One block update of Gauss–Seidel: what it reads (the problem and each contact's local
