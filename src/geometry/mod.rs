@@ -393,7 +393,8 @@ impl Side {
 }
 
 /// What [`detect_pair`] finds for one pair: a pair of round bodies at most one contact,
-/// inline; a box up to its corners (on the heap).
+/// inline; a box up to its corners (on the heap, in a list detection keeps from step to
+/// step).
 pub type PairContacts = SmallVec<[(Side, ContactGeometry); 1]>;
 
 /// The contacts of one pair's point features (a box's corners, its feet), on the stack up to
