@@ -48,7 +48,7 @@
 //!    fewer than three corners found in 2: three hold a face). Each edge of the incident
 //!    face against each edge of the reference face, at an angle whose sine is at least
 //!    0.05: a contact where their lines' closest points lie within both edges, edge to edge
-//!    as in 3. (Taken whatever the corners, they put the piles of 30 to 100 cubes under NSGA
+//!    as in 3. (Taken whatever the corners, they put the piles of 20 to 100 cubes under NSGA
 //!    on other trajectories with 162 unconverged steps against 102, in one run each.)
 //!
 //! The corners of both faces cover the region two parallel faces share when it is bounded by
